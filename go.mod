@@ -1,0 +1,3 @@
+module github.com/spgo/spgo
+
+go 1.25

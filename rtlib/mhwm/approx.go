@@ -1,0 +1,201 @@
+package mhwm
+
+import "math/bits"
+
+// Threshold is the question "is MHWM_p at least M/2, or below M?" of the
+// threshold algorithms (spec §5). Its per-strand cut-off is h = M/(2p),
+// compared exactly in integers.
+type Threshold struct {
+	M int64 // memory limit, > 0
+	P int   // processors, ≥ 1
+}
+
+// above reports x > h, i.e. 2p·x > M, without overflow.
+func (t Threshold) above(x int64) bool {
+	if x <= 0 {
+		return false
+	}
+	hi, lo := bits.Mul64(uint64(x), uint64(2*t.P))
+	return hi != 0 || lo > uint64(t.M)
+}
+
+// atLeast reports x ≥ h, i.e. 2p·x ≥ M, without overflow.
+func (t Threshold) atLeast(x int64) bool {
+	if x <= 0 {
+		return false
+	}
+	hi, lo := bits.Mul64(uint64(x), uint64(2*t.P))
+	return hi != 0 || lo >= uint64(t.M)
+}
+
+// Decide applies the decision rule to a robust value R': true means
+// MHWM_p ≥ M/2, false means MHWM_p < M.
+func (t Threshold) Decide(rPrime int64) bool {
+	hi, lo := bits.Mul64(uint64(max(rPrime, 0)), 2)
+	return hi != 0 || lo >= uint64(t.M)
+}
+
+// bot is ⊥ in the threshold algorithms: "no such antichain".
+const bot = neg
+
+// addB returns x + y with ⊥ absorbing.
+func addB(x, y int64) int64 {
+	if x == bot || y == bot {
+		return bot
+	}
+	return x + y
+}
+
+// orZero maps ⊥ to 0 (spec: "U ≠ ⊥ ? U : 0").
+func orZero(x int64) int64 {
+	if x == bot {
+		return 0
+	}
+	return x
+}
+
+// Approx is the threshold summary of a component (spec §5.3): S its net
+// bytes, W its best single-strand water mark (R[1] of the exact algorithm)
+// and R the best water mark of a robust antichain of two or more strands
+// inside it, or ⊥ (math.MinInt64) when there is none.
+type Approx struct {
+	S, W, R int64
+	Trivial bool
+}
+
+// ApproxIdentity is the empty component for the threshold algorithms.
+func ApproxIdentity() Approx { return Approx{R: bot, Trivial: true} }
+
+// ApproxLeaf is one strand with high-water mark m and net bytes s.
+func ApproxLeaf(m, s int64) Approx {
+	return Approx{S: s, W: m, R: bot, Trivial: m == 0 && s == 0}
+}
+
+// ApproxSeries returns X ; Y.
+func ApproxSeries(x, y Approx) Approx {
+	if y.Trivial {
+		return x
+	}
+	if x.Trivial {
+		return y
+	}
+	return Approx{S: x.S + y.S, W: max(x.W, x.S+y.W), R: max(x.R, addB(x.S, y.R))}
+}
+
+// robustW returns w if a single strand of value w is robust (w > h), else ⊥.
+func (t Threshold) robustW(w int64) int64 {
+	if t.above(w) {
+		return w
+	}
+	return bot
+}
+
+// ApproxParallel returns X ‖ Y under threshold t (spec §5.3).
+func ApproxParallel(x, y Approx, t Threshold) Approx {
+	if y.Trivial {
+		return x
+	}
+	if x.Trivial {
+		return y
+	}
+	wx, wy := t.robustW(x.W), t.robustW(y.W)
+	r := addB(wx, wy)
+	r = max(r, addB(y.R, max(wx, x.R, x.S, 0)))
+	r = max(r, addB(x.R, max(wy, y.R, y.S, 0)))
+	return Approx{
+		S: x.S + y.S,
+		W: max(x.W+max(0, y.S), y.W+max(0, x.S)),
+		R: r,
+	}
+}
+
+// Value returns R' = max(robust single strand, r, 0) for the whole program.
+func (a Approx) Value(t Threshold) int64 {
+	return max(t.robustW(a.W), a.R, 0)
+}
+
+// ApproxBlock is the O(1) online state of a sync block for the threshold
+// algorithm (spec §5.4, with both corrections of §5.5).
+type ApproxBlock struct {
+	t                 Threshold
+	ms, mi, ss, si, u int64 // ⊥-able
+	ut, tot, et       int64
+	active            bool
+}
+
+// NewApproxBlock returns an empty block for threshold t.
+func NewApproxBlock(t Threshold) *ApproxBlock {
+	b := &ApproxBlock{t: t}
+	b.reset()
+	return b
+}
+
+func (b *ApproxBlock) reset() {
+	b.ms, b.mi, b.ss, b.si, b.u = bot, bot, bot, bot, bot
+	b.ut, b.tot, b.et = 0, 0, 0
+	b.active = false
+}
+
+// AddContinuation folds in a continuation component.
+func (b *ApproxBlock) AddContinuation(c Approx) {
+	if c.Trivial {
+		return
+	}
+	b.active = true
+	ms, ss := addB(b.ms, c.S), addB(b.ss, c.S)
+	si := max(b.si, c.W+b.et)
+	mi := b.mi
+	if b.u != bot && b.t.above(b.ut+c.W) {
+		mi = max(mi, b.u+b.ut+c.W)
+	}
+	if c.R != bot {
+		mi = max(mi, orZero(b.u)+b.ut+c.R)
+	}
+	b.ms, b.ss, b.si, b.mi = ms, ss, si, mi
+	b.ut += c.S
+	b.tot += c.S
+	b.et += c.S
+}
+
+// AddSpawn folds in a spawned child.
+func (b *ApproxBlock) AddSpawn(a Approx) {
+	if a.Trivial {
+		return
+	}
+	b.active = true
+	b.ss = max(addB(b.ss, a.S), a.W+b.et)
+	b.si = max(b.si, a.W+b.et)
+	x := int64(bot)
+	if b.u != bot && b.t.above(b.ut+a.W) {
+		x = b.u + b.ut + a.W
+	}
+	if a.R != bot {
+		x = max(x, orZero(b.u)+b.ut+a.R)
+	}
+	b.ms = max(addB(b.ms, a.S), x) // §5.5(b): the tail includes s(A)
+	b.mi = max(b.mi, x)
+	b.tot += a.S
+	b.et += max(0, a.S)
+	// Natural role of the child (Lemma 5.3).
+	mA := max(a.R, b.t.robustW(a.W))
+	tA := a.S
+	switch {
+	case mA != bot && b.t.atLeast(mA-max(0, tA)):
+		b.u = orZero(b.u) + b.ut + mA // §5.5(a): ⊥ → 0 only, no clamp
+		b.ut = 0
+	case tA > 0:
+		b.ut += tA
+	}
+}
+
+// Finish returns the block as one component.
+func (b *ApproxBlock) Finish() Approx {
+	if !b.active {
+		return ApproxIdentity()
+	}
+	w := max(b.si, b.ss)
+	if w == bot {
+		w = 0
+	}
+	return Approx{S: b.tot, W: w, R: max(b.ms, b.mi)}
+}

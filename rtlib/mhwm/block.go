@@ -1,0 +1,129 @@
+package mhwm
+
+import "math"
+
+// neg marks an entry that no antichain reaches (spec's ⊥) in scratch space.
+// It is never added to: every code path checks validity by index first.
+const neg = math.MinInt64
+
+// Block is the exact online state of one open sync block (spec §4.2): the
+// components c0, A1, c1, …, Ak, ck are folded in serial order, each as soon
+// as it is complete, in O(p) words.
+//
+//   - P[k], 0 ≤ k ≤ aP: best prefix contribution to an antichain that will go
+//     on with at least one strand in a later component.
+//   - S[k], 1 ≤ k ≤ aP: best spawn-only antichain whose block tail after its
+//     last used spawn ends up a suspended companion.
+//   - I[k], 1 ≤ k < len(I): the same with the tail ignored, and antichains
+//     that hold a continuation strand.
+//
+// S[0] and I[0] are unused.
+type Block struct {
+	p       int
+	P, S, I []int64
+	tot     int64
+	active  bool // some non-trivial component was folded in
+	scratch []int64
+}
+
+// NewBlock returns an empty block for processor bound p ≥ 1.
+func NewBlock(p int) *Block {
+	b := &Block{p: p}
+	b.reset()
+	return b
+}
+
+func (b *Block) reset() {
+	b.P = append(b.P[:0], 0)
+	b.S = append(b.S[:0], neg)
+	b.I = append(b.I[:0], neg)
+	b.tot = 0
+	b.active = false
+}
+
+func (b *Block) aP() int { return len(b.P) - 1 }
+
+// AddContinuation folds in the continuation component c (spec §4.3).
+func (b *Block) AddContinuation(c Comp) {
+	if c.Trivial {
+		return
+	}
+	b.active = true
+	aP, aC := b.aP(), len(c.R)-1
+	top := min(b.p, aP+aC)
+	for len(b.I) <= top {
+		b.I = append(b.I, neg)
+	}
+	for k := 1; k <= top; k++ {
+		best := b.I[k]
+		for j := max(1, k-aP); j <= min(k, aC); j++ {
+			best = max(best, b.P[k-j]+c.R[j])
+		}
+		b.I[k] = best
+	}
+	for k := 1; k <= aP; k++ {
+		b.S[k] += c.S
+	}
+	for k := 0; k <= aP; k++ {
+		b.P[k] += c.S
+	}
+	b.tot += c.S
+}
+
+// AddSpawn folds in the spawned child a (spec §4.3).
+func (b *Block) AddSpawn(a Comp) {
+	if a.Trivial {
+		return
+	}
+	b.active = true
+	aP, aA := b.aP(), len(a.R)-1
+	top := min(b.p, aP+aA)
+	m := b.scratch[:0]
+	m = append(m, neg)
+	for k := 1; k <= top; k++ {
+		best := int64(neg)
+		for j := max(1, k-aP); j <= min(k, aA); j++ {
+			best = max(best, b.P[k-j]+a.R[j])
+		}
+		m = append(m, best)
+	}
+	b.scratch = m
+	r0 := a.R[0]
+	for len(b.I) <= top {
+		b.I = append(b.I, neg)
+	}
+	for k := 1; k <= top; k++ {
+		if k <= aP {
+			b.S[k] = max(b.S[k]+a.S, m[k])
+			b.P[k] = max(b.P[k]+r0, m[k])
+		} else {
+			b.S = append(b.S, m[k])
+			b.P = append(b.P, m[k])
+		}
+		b.I[k] = max(b.I[k], m[k])
+	}
+	b.P[0] += r0
+	b.tot += a.S
+}
+
+// Finish returns the block as one component (spec §4.3): R[k] = max(S[k], I[k]).
+// A block into which nothing non-trivial was folded is trivial.
+func (b *Block) Finish() Comp {
+	if !b.active {
+		return Identity()
+	}
+	a := max(len(b.P), len(b.I)) - 1
+	r := make([]int64, a+1)
+	r[0] = max(0, b.tot)
+	for k := 1; k <= a; k++ {
+		v := int64(neg)
+		if k < len(b.S) {
+			v = b.S[k]
+		}
+		if k < len(b.I) {
+			v = max(v, b.I[k])
+		}
+		r[k] = v
+	}
+	return Comp{R: r, S: b.tot}
+}

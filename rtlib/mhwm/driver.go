@@ -1,0 +1,190 @@
+package mhwm
+
+// algebra is what the online driver needs from a summary domain: the exact
+// R arrays (Comp, *Block) or the threshold triples (Approx, *ApproxBlock).
+type algebra[C any, B any] interface {
+	leaf(m, s int64) C
+	identity() C
+	series(x, y C) C
+	newBlock() B
+	addCont(b B, c C)
+	addSpawn(b B, c C)
+	finish(b B) C
+}
+
+type exactAlg struct{ p int }
+
+func (exactAlg) leaf(m, s int64) Comp      { return Leaf(m, s) }
+func (exactAlg) identity() Comp            { return Identity() }
+func (exactAlg) series(x, y Comp) Comp     { return Series(x, y) }
+func (a exactAlg) newBlock() *Block        { return NewBlock(a.p) }
+func (exactAlg) addCont(b *Block, c Comp)  { b.AddContinuation(c) }
+func (exactAlg) addSpawn(b *Block, c Comp) { b.AddSpawn(c) }
+func (exactAlg) finish(b *Block) Comp      { return b.Finish() }
+
+type approxAlg struct{ t Threshold }
+
+func (approxAlg) leaf(m, s int64) Approx            { return ApproxLeaf(m, s) }
+func (approxAlg) identity() Approx                  { return ApproxIdentity() }
+func (approxAlg) series(x, y Approx) Approx         { return ApproxSeries(x, y) }
+func (a approxAlg) newBlock() *ApproxBlock          { return NewApproxBlock(a.t) }
+func (approxAlg) addCont(b *ApproxBlock, c Approx)  { b.AddContinuation(c) }
+func (approxAlg) addSpawn(b *ApproxBlock, c Approx) { b.AddSpawn(c) }
+func (approxAlg) finish(b *ApproxBlock) Approx      { return b.Finish() }
+
+// span is a critical-path length in strands and in caller-supplied time.
+type span struct{ n, d int64 }
+
+func (x span) plus(y span) span { return span{x.n + y.n, x.d + y.d} }
+func (x span) max(y span) span  { return span{max(x.n, y.n), max(x.d, y.d)} }
+
+// frame is one sync scope: a spawned task or a called function.
+type frame[C any, B any] struct {
+	spawned bool // a spawned task (ended by Return), else a call (CallReturn)
+	acc     C    // series of everything completed in this scope
+	open    bool // a sync block is open
+	blk     B
+	cont    C // continuation being built inside the open block
+
+	accSpan  span // span of acc
+	contSpan span // span of cont
+	chain    span // Σ span of the block's continuations so far
+	best     span // max over spawns of chain-at-spawn + child span
+}
+
+// driver turns the serial event stream into series, spawn and continuation
+// folds (spec §4.5). It keeps O(D) frames; each holds O(p) words.
+type driver[C any, B any, A algebra[C, B]] struct {
+	alg    A
+	frames []frame[C, B]
+	blocks []B // recycled block states
+}
+
+func (d *driver[C, B, A]) init(alg A) {
+	d.alg = alg
+	d.frames = d.frames[:0]
+	d.push(false)
+}
+
+func (d *driver[C, B, A]) push(spawned bool) {
+	d.frames = append(d.frames, frame[C, B]{spawned: spawned, acc: d.alg.identity(), cont: d.alg.identity()})
+}
+
+func (d *driver[C, B, A]) top() *frame[C, B] { return &d.frames[len(d.frames)-1] }
+
+func (d *driver[C, B, A]) openBlock(f *frame[C, B]) {
+	var b B
+	if n := len(d.blocks); n > 0 {
+		b, d.blocks = d.blocks[n-1], d.blocks[:n-1]
+		resetBlock(b)
+	} else {
+		b = d.alg.newBlock()
+	}
+	f.blk, f.open = b, true
+	f.chain, f.best = span{}, span{}
+}
+
+// resetBlock clears a recycled block of either kind.
+func resetBlock(b any) {
+	switch b := b.(type) {
+	case *Block:
+		b.reset()
+	case *ApproxBlock:
+		b.reset()
+	}
+}
+
+// leafOf returns strand e's summary and span.
+func (d *driver[C, B, A]) leafOf(m, s, dur int64) (C, span) {
+	return d.alg.leaf(m, s), span{1, dur}
+}
+
+func (d *driver[C, B, A]) depth() int       { return len(d.frames) }
+func (d *driver[C, B, A]) topSpawned() bool { return d.top().spawned }
+func (d *driver[C, B, A]) topOpen() bool    { return d.top().open }
+
+// spawn ends the current strand and opens a child task.
+func (d *driver[C, B, A]) spawn(m, s, dur int64) {
+	e, es := d.leafOf(m, s, dur)
+	f := d.top()
+	if !f.open {
+		d.openBlock(f)
+		d.alg.addCont(f.blk, e) // c0
+		f.chain = es
+	} else {
+		d.alg.addCont(f.blk, d.alg.series(f.cont, e))
+		f.chain = f.chain.plus(f.contSpan).plus(es)
+		f.cont, f.contSpan = d.alg.identity(), span{}
+	}
+	d.push(true)
+}
+
+// closeBlock ends the open block of f with strand e as the last piece of its
+// last continuation.
+func (d *driver[C, B, A]) closeBlock(f *frame[C, B], e C, es span) {
+	d.alg.addCont(f.blk, d.alg.series(f.cont, e))
+	x := d.alg.finish(f.blk)
+	xs := f.best.max(f.chain.plus(f.contSpan).plus(es))
+	d.blocks = append(d.blocks, f.blk)
+	var zero B
+	f.blk, f.open = zero, false
+	f.cont, f.contSpan = d.alg.identity(), span{}
+	f.acc = d.alg.series(f.acc, x)
+	f.accSpan = f.accSpan.plus(xs)
+}
+
+// endScope ends the current strand (m, s) and closes the top frame: it
+// returns the frame's whole summary.
+func (d *driver[C, B, A]) endScope(m, s, dur int64) (C, span) {
+	e, es := d.leafOf(m, s, dur)
+	f := d.top()
+	if f.open {
+		d.closeBlock(f, e, es)
+		return f.acc, f.accSpan
+	}
+	return d.alg.series(f.acc, e), f.accSpan.plus(es)
+}
+
+// ret ends a spawned task with its last strand and folds it into the parent.
+func (d *driver[C, B, A]) ret(m, s, dur int64) {
+	child, cs := d.endScope(m, s, dur)
+	d.frames = d.frames[:len(d.frames)-1]
+	g := d.top()
+	d.alg.addSpawn(g.blk, child)
+	g.best = g.best.max(g.chain.plus(cs))
+}
+
+// sync ends the current strand and closes the open block of the top frame.
+func (d *driver[C, B, A]) sync(m, s, dur int64) {
+	e, es := d.leafOf(m, s, dur)
+	d.closeBlock(d.top(), e, es)
+}
+
+// call opens the scope of a called function; the current strand goes on.
+func (d *driver[C, B, A]) call() { d.push(false) }
+
+// callReturn closes a called function's scope. When the callee has an open
+// block, its implicit sync ends the current strand (m, s); otherwise the
+// strand goes on in the caller and m, s are ignored.
+func (d *driver[C, B, A]) callReturn(m, s, dur int64) {
+	f := d.top()
+	if f.open {
+		e, es := d.leafOf(m, s, dur)
+		d.closeBlock(f, e, es)
+	}
+	x, xs := f.acc, f.accSpan
+	d.frames = d.frames[:len(d.frames)-1]
+	g := d.top()
+	if g.open {
+		g.cont = d.alg.series(g.cont, x)
+		g.contSpan = g.contSpan.plus(xs)
+	} else {
+		g.acc = d.alg.series(g.acc, x)
+		g.accSpan = g.accSpan.plus(xs)
+	}
+}
+
+// exit ends the last strand and closes the root: the whole program.
+func (d *driver[C, B, A]) exit(m, s, dur int64) (C, span) {
+	return d.endScope(m, s, dur)
+}

@@ -1,0 +1,212 @@
+package mhwm
+
+import "slices"
+
+// The attribution trace is a compact serial record of one run: one token per
+// structural event and one record per strand with its exact per-site
+// composition. Replaying it rebuilds the SP tree that the online run folded,
+// which the backtrack of spec §8.2 needs. Spawned children all of whose
+// strands have m = s = 0 are cut from the trace as soon as they return (their
+// parent's strands on either side are merged), which preserves every MHWM_q
+// (spec §9) and keeps the trace proportional to the memory-active part of the
+// run.
+
+type token uint8
+
+const (
+	tokSpawn token = iota
+	tokReturn
+	tokSync
+	tokCall
+	tokCallReturn // the callee had an open block: a strand ended
+	tokCallGoOn   // the callee had no open block: the strand goes on
+)
+
+// SiteBytes is a signed byte count charged to an allocation site.
+type SiteBytes struct {
+	Site  Site
+	Bytes int64
+}
+
+// strandRec is one strand: its summary and two site vectors in trace.sites:
+// tot (net bytes per site, Σ = s) and pk (the composition at the first moment
+// the strand's running sum reached m; Σ = m).
+type strandRec struct {
+	m, s       int64
+	serial     int64 // 1-based serial number of the strand in the run
+	tot0, tot1 int32 // tot = sites[tot0:tot1]
+	pk1        int32 // pk = sites[tot1:pk1]
+}
+
+type trace struct {
+	toks    []token
+	strands []strandRec
+	sites   []SiteBytes
+}
+
+// recFrame is the recorder's view of one open scope.
+type recFrame struct {
+	spawned              bool
+	toks, strands, sites int  // trace lengths at the scope's spawn token
+	active               bool // holds a strand with m ≠ 0 or s ≠ 0
+	liveSpawns           int  // spawn tokens of the open block left in the trace
+}
+
+// recorder builds the trace during the run.
+type recorder struct {
+	t       trace
+	log     []SiteBytes // the current strand's allocations (+) and frees (−)
+	serial  int64
+	merge   bool // the next strand record continues the last one
+	frames  []recFrame
+	dense   []int64 // per-site scratch for aggregation
+	touched []Site
+}
+
+func newRecorder() *recorder {
+	return &recorder{frames: []recFrame{{}}}
+}
+
+func (r *recorder) alloc(site Site, n int64) { r.log = append(r.log, SiteBytes{site, n}) }
+
+func (r *recorder) top() *recFrame { return &r.frames[len(r.frames)-1] }
+
+// aggregate appends the per-site sums of evs to r.t.sites, in site order.
+func (r *recorder) aggregate(evs []SiteBytes) {
+	for _, ev := range evs {
+		if int(ev.Site) >= len(r.dense) {
+			r.dense = append(r.dense, make([]int64, int(ev.Site)+1-len(r.dense))...)
+		}
+		if r.dense[ev.Site] == 0 {
+			r.touched = append(r.touched, ev.Site)
+		}
+		r.dense[ev.Site] += ev.Bytes
+	}
+	slices.Sort(r.touched) // a site whose sum returned to 0 may be listed twice
+	r.touched = slices.Compact(r.touched)
+	for _, s := range r.touched {
+		if v := r.dense[s]; v != 0 {
+			r.t.sites = append(r.t.sites, SiteBytes{s, v})
+		}
+		r.dense[s] = 0
+	}
+	r.touched = r.touched[:0]
+}
+
+// endStrand records the strand that just ended with summary (m, s).
+func (r *recorder) endStrand(m, s int64) {
+	r.serial++
+	if m != 0 || s != 0 {
+		r.top().active = true
+	}
+	tot0 := int32(len(r.t.sites))
+	r.aggregate(r.log)
+	tot1 := int32(len(r.t.sites))
+	peakAt := 0 // events up to the first index where the running sum is m
+	if m > 0 {
+		run := int64(0)
+		for i, ev := range r.log {
+			run += ev.Bytes
+			if run == m {
+				peakAt = i + 1
+				break
+			}
+		}
+	}
+	r.aggregate(r.log[:peakAt])
+	r.log = r.log[:0]
+	rec := strandRec{m: m, s: s, serial: r.serial, tot0: tot0, tot1: tot1, pk1: int32(len(r.t.sites))}
+	if r.merge {
+		r.merge = false
+		last := len(r.t.strands) - 1
+		rec = r.mergeRecs(r.t.strands[last], rec)
+		r.t.strands = r.t.strands[:last]
+	}
+	r.t.strands = append(r.t.strands, rec)
+}
+
+// mergeRecs returns the strand "a then b" as one record, written at the end
+// of the site array; a's and b's vectors must be the array's last entries.
+func (r *recorder) mergeRecs(a, b strandRec) strandRec {
+	vec := func(lo, hi int32) []SiteBytes { return slices.Clone(r.t.sites[lo:hi]) }
+	aTot, aPk := vec(a.tot0, a.tot1), vec(a.tot1, a.pk1)
+	bTot, bPk := vec(b.tot0, b.tot1), vec(b.tot1, b.pk1)
+	r.t.sites = r.t.sites[:a.tot0]
+	out := strandRec{m: max(a.m, a.s+b.m), s: a.s + b.s, serial: a.serial, tot0: a.tot0}
+	r.aggregate(append(aTot, bTot...))
+	out.tot1 = int32(len(r.t.sites))
+	if a.m >= a.s+b.m { // the first moment of the peak is in a
+		r.aggregate(aPk)
+	} else {
+		r.aggregate(append(aTot, bPk...))
+	}
+	out.pk1 = int32(len(r.t.sites))
+	return out
+}
+
+func (r *recorder) spawn(m, s int64) {
+	r.endStrand(m, s)
+	r.top().liveSpawns++
+	r.frames = append(r.frames, recFrame{spawned: true, toks: len(r.t.toks), strands: len(r.t.strands), sites: len(r.t.sites)})
+	r.t.toks = append(r.t.toks, tokSpawn)
+}
+
+func (r *recorder) ret(m, s int64) {
+	r.endStrand(m, s)
+	f := r.frames[len(r.frames)-1]
+	r.frames = r.frames[:len(r.frames)-1]
+	if f.active {
+		r.top().active = true
+		r.t.toks = append(r.t.toks, tokReturn)
+		return
+	}
+	// A memory-inactive child: cut it and let the parent's strands on either
+	// side of the spawn become one.
+	r.t.toks = r.t.toks[:f.toks]
+	r.t.strands = r.t.strands[:f.strands]
+	r.t.sites = r.t.sites[:f.sites]
+	r.top().liveSpawns--
+	r.merge = true
+}
+
+func (r *recorder) sync(m, s int64) {
+	r.endStrand(m, s)
+	if r.top().liveSpawns == 0 { // every child was cut: no block is left
+		r.merge = true
+		return
+	}
+	r.top().liveSpawns = 0
+	r.t.toks = append(r.t.toks, tokSync)
+}
+
+func (r *recorder) call() {
+	r.frames = append(r.frames, recFrame{})
+	r.t.toks = append(r.t.toks, tokCall)
+}
+
+func (r *recorder) callReturn(ended bool, m, s int64) {
+	live := r.top().liveSpawns > 0
+	if ended {
+		r.endStrand(m, s)
+		if !live {
+			r.merge = true
+		}
+	}
+	f := r.frames[len(r.frames)-1]
+	r.frames = r.frames[:len(r.frames)-1]
+	if f.active {
+		r.top().active = true
+	}
+	if live {
+		r.t.toks = append(r.t.toks, tokCallReturn)
+	} else {
+		r.t.toks = append(r.t.toks, tokCallGoOn)
+	}
+}
+
+func (r *recorder) exit(m, s int64) *trace {
+	r.endStrand(m, s)
+	t := r.t
+	r.t = trace{}
+	return &t
+}
