@@ -23,7 +23,6 @@ type Block struct {
 	P, S, I []int64
 	tot     int64
 	active  bool // some non-trivial component was folded in
-	scratch []int64
 }
 
 // NewBlock returns an empty block for processor bound p ≥ 1.
@@ -54,19 +53,19 @@ func (b *Block) AddContinuation(c Comp) {
 	for len(b.I) <= top {
 		b.I = append(b.I, neg)
 	}
-	for k := 1; k <= top; k++ {
+	// Descending k: entry k reads only P[<k], which is still the old P.
+	for k := top; k >= 1; k-- {
 		best := b.I[k]
 		for j := max(1, k-aP); j <= min(k, aC); j++ {
 			best = max(best, b.P[k-j]+c.R[j])
 		}
 		b.I[k] = best
+		if k <= aP {
+			b.S[k] += c.S
+			b.P[k] += c.S
+		}
 	}
-	for k := 1; k <= aP; k++ {
-		b.S[k] += c.S
-	}
-	for k := 0; k <= aP; k++ {
-		b.P[k] += c.S
-	}
+	b.P[0] += c.S
 	b.tot += c.S
 }
 
@@ -78,29 +77,27 @@ func (b *Block) AddSpawn(a Comp) {
 	b.active = true
 	aP, aA := b.aP(), len(a.R)-1
 	top := min(b.p, aP+aA)
-	m := b.scratch[:0]
-	m = append(m, neg)
-	for k := 1; k <= top; k++ {
-		best := int64(neg)
-		for j := max(1, k-aP); j <= min(k, aA); j++ {
-			best = max(best, b.P[k-j]+a.R[j])
-		}
-		m = append(m, best)
-	}
-	b.scratch = m
-	r0 := a.R[0]
 	for len(b.I) <= top {
 		b.I = append(b.I, neg)
 	}
-	for k := 1; k <= top; k++ {
-		if k <= aP {
-			b.S[k] = max(b.S[k]+a.S, m[k])
-			b.P[k] = max(b.P[k]+r0, m[k])
-		} else {
-			b.S = append(b.S, m[k])
-			b.P = append(b.P, m[k])
+	for len(b.P) <= top {
+		b.P = append(b.P, neg)
+		b.S = append(b.S, neg)
+	}
+	r0 := a.R[0]
+	// Descending k: M[k] reads only P[<k], which is still the old P.
+	for k := top; k >= 1; k-- {
+		m := int64(neg)
+		for j := max(1, k-aP); j <= min(k, aA); j++ {
+			m = max(m, b.P[k-j]+a.R[j])
 		}
-		b.I[k] = max(b.I[k], m[k])
+		if k <= aP {
+			b.S[k] = max(b.S[k]+a.S, m)
+			b.P[k] = max(b.P[k]+r0, m)
+		} else {
+			b.S[k], b.P[k] = m, m
+		}
+		b.I[k] = max(b.I[k], m)
 	}
 	b.P[0] += r0
 	b.tot += a.S
@@ -112,8 +109,17 @@ func (b *Block) Finish() Comp {
 	if !b.active {
 		return Identity()
 	}
+	return b.finishInto(make([]int64, max(len(b.P), len(b.I))))
+}
+
+// finishInto is Finish writing R into r, whose capacity must be at least
+// max(len(P), len(I)).
+func (b *Block) finishInto(r []int64) Comp {
+	if !b.active {
+		return Identity()
+	}
 	a := max(len(b.P), len(b.I)) - 1
-	r := make([]int64, a+1)
+	r = r[:a+1]
 	r[0] = max(0, b.tot)
 	for k := 1; k <= a; k++ {
 		v := int64(neg)

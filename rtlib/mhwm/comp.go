@@ -15,8 +15,12 @@ type Comp struct {
 	Trivial bool
 }
 
+// identityR is the R array of every identity component. Nothing writes to
+// the R array of a component it did not allocate, so it can be shared.
+var identityR = []int64{0}
+
 // Identity returns the empty component: the unit of Series.
-func Identity() Comp { return Comp{R: []int64{0}, Trivial: true} }
+func Identity() Comp { return Comp{R: identityR[:1:1], Trivial: true} }
 
 // Leaf returns the component of one strand with high-water mark m and net
 // bytes s (m ≥ max(0, s)).

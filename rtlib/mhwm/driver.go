@@ -12,15 +12,69 @@ type algebra[C any, B any] interface {
 	finish(b B) C
 }
 
-type exactAlg struct{ p int }
+// exactAlg is the exact domain. The driver uses every component exactly
+// once, so the R arrays it hands back are recycled: all have capacity p+1.
+type exactAlg struct {
+	p    int
+	free [][]int64
+}
 
-func (exactAlg) leaf(m, s int64) Comp      { return Leaf(m, s) }
-func (exactAlg) identity() Comp            { return Identity() }
-func (exactAlg) series(x, y Comp) Comp     { return Series(x, y) }
-func (a exactAlg) newBlock() *Block        { return NewBlock(a.p) }
-func (exactAlg) addCont(b *Block, c Comp)  { b.AddContinuation(c) }
-func (exactAlg) addSpawn(b *Block, c Comp) { b.AddSpawn(c) }
-func (exactAlg) finish(b *Block) Comp      { return b.Finish() }
+func (a *exactAlg) get() []int64 {
+	if n := len(a.free); n > 0 {
+		b := a.free[n-1]
+		a.free = a.free[:n-1]
+		return b
+	}
+	return make([]int64, a.p+1)
+}
+
+func (a *exactAlg) release(c Comp) {
+	if cap(c.R) == a.p+1 {
+		a.free = append(a.free, c.R[:0])
+	}
+}
+
+func (a *exactAlg) leaf(m, s int64) Comp {
+	r := a.get()[:2]
+	r[0], r[1] = max(0, s), m
+	return Comp{R: r, S: s, Trivial: m == 0 && s == 0}
+}
+
+func (a *exactAlg) identity() Comp { return Identity() }
+
+func (a *exactAlg) series(x, y Comp) Comp {
+	if y.Trivial {
+		a.release(y)
+		return x
+	}
+	if x.Trivial {
+		a.release(x)
+		return y
+	}
+	n := max(len(x.R), len(y.R))
+	if cap(x.R) < n { // x is not a recycled array
+		a.release(x)
+		x.R = append(a.get()[:0], x.R...)
+	}
+	r := x.R[:n]
+	seriesInto(r, x, y)
+	a.release(y)
+	return Comp{R: r, S: x.S + y.S}
+}
+
+func (a *exactAlg) newBlock() *Block { return NewBlock(a.p) }
+
+func (a *exactAlg) addCont(b *Block, c Comp) {
+	b.AddContinuation(c)
+	a.release(c)
+}
+
+func (a *exactAlg) addSpawn(b *Block, c Comp) {
+	b.AddSpawn(c)
+	a.release(c)
+}
+
+func (a *exactAlg) finish(b *Block) Comp { return b.finishInto(a.get()) }
 
 type approxAlg struct{ t Threshold }
 

@@ -60,7 +60,7 @@ type Engine struct {
 	workTime              int64
 
 	core   core
-	exact  *driver[Comp, *Block, exactAlg]
+	exact  *driver[Comp, *Block, *exactAlg]
 	approx *driver[Approx, *ApproxBlock, approxAlg]
 	rec    *recorder
 	exited bool
@@ -83,8 +83,8 @@ func New(cfg Config) (*Engine, error) {
 		e.approx.init(approxAlg{Threshold{M: cfg.Threshold, P: cfg.P}})
 		e.core = e.approx
 	} else {
-		e.exact = &driver[Comp, *Block, exactAlg]{}
-		e.exact.init(exactAlg{cfg.P})
+		e.exact = &driver[Comp, *Block, *exactAlg]{}
+		e.exact.init(&exactAlg{p: cfg.P})
 		e.core = e.exact
 	}
 	if cfg.Attribution {

@@ -243,7 +243,7 @@ func TestWorkSpan(t *testing.T) {
 		if d == 0 {
 			return []op{{kind: opWork, n: 10}}
 		}
-		return []op{{kind: opWork, n: 1}, spawn(tree(d-1)...), call(tree(d - 1)...), syncOp}
+		return []op{{kind: opWork, n: 1}, spawn(tree(d - 1)...), call(tree(d - 1)...), syncOp}
 	}
 	e, _ := New(Config{P: 4})
 	res, err := run(e, tree(4))
