@@ -13,18 +13,21 @@ import (
 // balanced runs a binary fork-join tree with 2^d leaves; each leaf allocates
 // and frees, the inner strands allocate before the spawn and free after the
 // sync.
-func balanced(e *Engine, d int) {
+func balanced(e *Engine, d int, probe func()) {
 	if d == 0 {
+		if probe != nil {
+			probe()
+		}
 		e.Alloc(1, 64)
 		e.Free(1, 64)
 		return
 	}
 	e.Alloc(2, 16)
 	e.Spawn()
-	balanced(e, d-1)
+	balanced(e, d-1, probe)
 	e.Return()
 	e.Call()
-	balanced(e, d-1)
+	balanced(e, d-1, probe)
 	e.CallReturn()
 	e.Sync()
 	e.Free(2, 16)
@@ -32,11 +35,14 @@ func balanced(e *Engine, d int) {
 
 // flat runs n spawns under one sync, each child holding 8 bytes until the
 // parent frees them after the sync.
-func flat(e *Engine, n int) {
+func flat(e *Engine, n int, probe func()) {
 	for i := 0; i < n; i++ {
 		e.Spawn()
 		e.Alloc(1, 8)
 		e.Return()
+	}
+	if probe != nil {
+		probe()
 	}
 	e.Sync()
 	e.Free(1, int64(8*n))
@@ -44,11 +50,14 @@ func flat(e *Engine, n int) {
 
 // chain runs a call chain of depth d, each level spawning one child and
 // calling the next level, repeated reps times.
-func chain(e *Engine, d, reps int) {
+func chain(e *Engine, d, reps int, probe func()) {
 	for r := 0; r < reps; r++ {
 		var rec func(k int)
 		rec = func(k int) {
 			if k == 0 {
+				if probe != nil && r == 0 {
+					probe()
+				}
 				return
 			}
 			e.Alloc(3, 32)
@@ -66,19 +75,37 @@ func chain(e *Engine, d, reps int) {
 	}
 }
 
+// shape is a synthetic program; it calls probe at its deepest points (every
+// leaf of the tree, the end of the flat loop, the bottom of the chain).
 type shape struct {
 	name string
-	run  func(e *Engine)
+	run  func(e *Engine, probe func())
 }
 
 var shapes = []shape{
-	{"balanced-2^20", func(e *Engine) { balanced(e, 20) }},
-	{"flat-10^5x10", func(e *Engine) {
+	{"balanced-2^20", func(e *Engine, probe func()) { balanced(e, 20, probe) }},
+	{"flat-10^5x10", func(e *Engine, probe func()) {
 		for i := 0; i < 10; i++ {
-			flat(e, 100000)
+			flat(e, 100000, probe)
+			probe = nil
 		}
 	}},
-	{"chain-d25", func(e *Engine) { chain(e, 25, 20000) }},
+	{"chain-d25", func(e *Engine, probe func()) { chain(e, 25, 20000, probe) }},
+}
+
+// heapProbe returns a probe that samples the live heap growth over the heap
+// now at every 4096th call (and the first), keeping the maximum in *peak.
+func heapProbe(peak *uint64) func() {
+	base := liveHeap()
+	calls := 0
+	return func() {
+		if calls%4096 == 0 {
+			if h := liveHeap(); h > base {
+				*peak = max(*peak, h-base)
+			}
+		}
+		calls++
+	}
 }
 
 func benchEngine(b *testing.B, cfg Config) {
@@ -91,10 +118,11 @@ func benchEngine(b *testing.B, cfg Config) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				sh.run(e)
+				probe := func() {}
 				if i == 0 {
-					heap = liveHeap()
+					probe = heapProbe(&heap)
 				}
+				sh.run(e, probe)
 				res, err := e.Exit()
 				if err != nil {
 					b.Fatal(err)
@@ -107,8 +135,9 @@ func benchEngine(b *testing.B, cfg Config) {
 	}
 }
 
-// liveHeap returns the live heap after a collection: with the engine still
-// reachable, it bounds the engine's memory (the test binary's own is small).
+// liveHeap returns the live heap after a collection. The benchmarks report
+// the largest growth over the heap just after New that the probes saw: the
+// engine's state, O(p·D) (plus the trace with Attribution).
 func liveHeap() uint64 {
 	runtime.GC()
 	var ms runtime.MemStats
@@ -137,4 +166,53 @@ func itoa(n int) string {
 		return string(rune('0' + n))
 	}
 	return itoa(n/10) + string(rune('0'+n%10))
+}
+
+// BenchmarkEngineHeap10M runs a balanced tree of 2^23 leaves (≈ 1.7·10^7
+// strands, depth 23) at p = 128 and reports the engine's heap at the deepest
+// point; the target is under 64 MiB.
+func BenchmarkEngineHeap10M(b *testing.B) {
+	for _, cfg := range []Config{{P: 128}, {P: 128, Threshold: 1 << 20}} {
+		name := "exact"
+		if cfg.Threshold > 0 {
+			name = "threshold"
+		}
+		b.Run(name, func(b *testing.B) {
+			var heap uint64
+			var strands int64
+			for i := 0; i < b.N; i++ {
+				e, _ := New(cfg)
+				balanced(e, 23, heapProbe(&heap))
+				res, err := e.Exit()
+				if err != nil {
+					b.Fatal(err)
+				}
+				strands = res.Strands
+			}
+			b.ReportMetric(float64(strands)*float64(b.N)/b.Elapsed().Seconds(), "strands/s")
+			b.ReportMetric(float64(heap)/(1<<20), "heap-MiB")
+		})
+	}
+}
+
+// BenchmarkTraceSize reports the attribution trace's heap at the end of each
+// shape (p = 8), where it is largest.
+func BenchmarkTraceSize(b *testing.B) {
+	for _, sh := range shapes {
+		b.Run(sh.name, func(b *testing.B) {
+			var heap uint64
+			for i := 0; i < b.N; i++ {
+				e, _ := New(Config{P: 8, Attribution: true})
+				base := liveHeap()
+				sh.run(e, func() {})
+				if h := liveHeap(); h > base {
+					heap = h - base
+				}
+				if _, err := e.Exit(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(heap)/(1<<20), "trace-MiB")
+		})
+	}
 }

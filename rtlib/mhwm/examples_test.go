@@ -3,6 +3,7 @@ package mhwm
 import (
 	"errors"
 	"math/rand"
+	"os"
 	"slices"
 	"testing"
 )
@@ -268,5 +269,31 @@ func TestWorkSpan(t *testing.T) {
 	}
 	if res.Strands != 202 || res.Span != 102 || res.SpanTime != 7 || res.WorkTime != 700 {
 		t.Fatalf("flat: strands %d span %d span time %d work time %d", res.Strands, res.Span, res.SpanTime, res.WorkTime)
+	}
+}
+
+// TestTilesExample replays the bundled tile stream and checks its analytic
+// MHWM (see the comment in testdata/events/tiles.ev).
+func TestTilesExample(t *testing.T) {
+	f, err := os.Open("../../testdata/events/tiles.ev")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	res, names, err := Replay(f, Config{P: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const mi, ki = 1 << 20, 1 << 10
+	tile := int64(mi + 64*ki)
+	for q := 1; q <= 8; q++ {
+		k := int64(min(q, 4))
+		want := 4*mi + k*3*mi + (4-k)*tile
+		if res.MHWM[q] != want {
+			t.Errorf("MHWM_%d = %d, want %d", q, res.MHWM[q], want)
+		}
+	}
+	if res.SerialPeak != 4*mi+3*tile+3*mi || names[3] != "tile.go:22 scratch" {
+		t.Errorf("serial peak %d, names %v", res.SerialPeak, names)
 	}
 }

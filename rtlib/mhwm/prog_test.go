@@ -19,6 +19,11 @@ const (
 	opSync
 	opCall
 	opWork
+	// opLimit (n = L) gives the next sync block opened in this scope (by
+	// this scope's next spawn) the errgroup limit L: at most L of its
+	// children may be spawned and unfinished at once. It may only appear
+	// while no block is open in the scope.
+	opLimit
 )
 
 // op is one statement of a test program. Spawn and call carry a body.
@@ -41,6 +46,8 @@ func (o op) String() string {
 		return "sync"
 	case opCall:
 		return "call{" + bodyString(o.body) + "}"
+	case opLimit:
+		return fmt.Sprintf("limit(%d)", o.n)
 	default:
 		return fmt.Sprintf("work(%d)", o.n)
 	}
@@ -86,6 +93,9 @@ func runBody(e *Engine, body []op) error {
 					err = e.CallReturn()
 				}
 			}
+		case opLimit:
+			// Skipped for now: the engine will get Engine.SetLimit, and
+			// until then it analyses the program without limits.
 		}
 		if err != nil {
 			return err
@@ -104,6 +114,7 @@ type genConfig struct {
 	emptyBias  int // percent of bodies left empty
 	sites      int
 	negStrands bool // allow strands that free more than they allocate
+	limitPct   int  // percent of block-opening spawns preceded by opLimit (L in 1..3)
 }
 
 type blk struct {
@@ -153,6 +164,11 @@ func (g *gen) body(depth int, sc *scope) []op {
 			}
 		case c < 8:
 			if depth < g.cfg.maxDepth && g.spawns < g.cfg.maxSpawns {
+				// Draw only when limits are on, so that programs
+				// generated without them stay as they were.
+				if !open && g.cfg.limitPct > 0 && g.r.Intn(100) < g.cfg.limitPct {
+					ops = append(ops, op{kind: opLimit, n: 1 + g.r.Int63n(3)})
+				}
 				g.spawns++
 				child := &scope{up: sc}
 				cb := g.body(depth+1, child)
@@ -215,9 +231,10 @@ func (g *gen) takeFree(sc *scope) (blk, bool) {
 // node is the test side's SP structure of a program: a leaf strand, a
 // series list, or a sync block (c0, A1, c1, …, Ak, ck).
 type node struct {
-	kind byte // 'e', ';', 'b'
-	m, s int64
-	kids []*node
+	kind  byte // 'e', ';', 'b'
+	m, s  int64
+	kids  []*node
+	limit int // block: errgroup limit L of its children, 0 = none
 }
 
 // strandAcc accumulates one strand piece.
@@ -243,6 +260,7 @@ func buildTree(body []op) *node {
 	var items, parts, cont []*node
 	var acc strandAcc
 	open := false
+	limit, blockLimit := 0, 0 // the pending opLimit; the open block's limit
 	place := func(x *node) {
 		if open {
 			cont = append(cont, x)
@@ -258,6 +276,9 @@ func buildTree(body []op) *node {
 		case opFree:
 			acc.cur -= o.n
 		case opSpawn:
+			if !open {
+				blockLimit, limit = limit, 0
+			}
 			cont = append(cont, acc.leaf())
 			parts = append(parts, seq(cont))
 			cont = nil
@@ -266,17 +287,22 @@ func buildTree(body []op) *node {
 		case opSync:
 			cont = append(cont, acc.leaf())
 			parts = append(parts, seq(cont))
-			items = append(items, &node{kind: 'b', kids: parts})
-			parts, cont, open = nil, nil, false
+			items = append(items, &node{kind: 'b', kids: parts, limit: blockLimit})
+			parts, cont, open, blockLimit = nil, nil, false, 0
 		case opCall:
 			place(acc.leaf())
 			place(buildTree(o.body))
+		case opLimit:
+			if open {
+				panic("buildTree: opLimit inside an open sync block")
+			}
+			limit = int(o.n)
 		}
 	}
 	if open {
 		cont = append(cont, acc.leaf())
 		parts = append(parts, seq(cont))
-		items = append(items, &node{kind: 'b', kids: parts})
+		items = append(items, &node{kind: 'b', kids: parts, limit: blockLimit})
 	} else {
 		items = append(items, acc.leaf())
 	}
@@ -291,11 +317,16 @@ type bnode struct {
 	id     int // leaf number in serial order
 	lo, hi int // leaves of the subtree are ids lo..hi-1
 	sum    int64
+	// A parallel node Ai ‖ Ti that joins a spawned child to the rest of
+	// a block with an errgroup limit records the block: blk is a unique
+	// id per limited block (0 = none) and limit is its L (0 = none).
+	blk, limit int
 }
 
 // binary returns the canonical binary tree of n with leaves numbered from 0.
 func binary(n *node) (*bnode, []*bnode) {
 	var leaves []*bnode
+	nblk := 0
 	var conv func(n *node) *bnode
 	mk := func(kind byte, x, y *bnode) *bnode {
 		return &bnode{kind: kind, x: x, y: y, lo: x.lo, hi: y.hi, sum: x.sum + y.sum}
@@ -313,13 +344,22 @@ func binary(n *node) (*bnode, []*bnode) {
 			}
 			return t
 		default: // block: convert in serial order, then nest to the right
+			blk := 0
+			if n.limit > 0 {
+				nblk++
+				blk = nblk
+			}
 			bs := make([]*bnode, len(n.kids))
 			for i, k := range n.kids {
 				bs[i] = conv(k)
 			}
 			t := bs[len(bs)-1]
 			for i := len(bs) - 2; i >= 1; i -= 2 {
-				t = mk(';', bs[i-1], mk('|', bs[i], t))
+				par := mk('|', bs[i], t)
+				if blk != 0 {
+					par.blk, par.limit = blk, n.limit
+				}
+				t = mk(';', bs[i-1], par)
 			}
 			return t
 		}
