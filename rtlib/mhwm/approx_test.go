@@ -23,7 +23,6 @@ func robustBrute(root *bnode, leaves []*bnode, t Threshold) int64 {
 	n := len(leaves)
 	prec := precedes(root, n)
 	best := int64(0)
-	in := make([]bool, n)
 	var chosen []int
 	// local returns ℓ(e) for member e of the chosen antichain.
 	local := func(e int) int64 {
@@ -74,40 +73,16 @@ func robustBrute(root *bnode, leaves []*bnode, t Threshold) int64 {
 		walk(root)
 		return l
 	}
-	var dfs func(from int)
-	dfs = func(from int) {
-		if len(chosen) > 0 {
-			robust := true
-			for _, e := range chosen {
-				if !t.above(local(e)) {
-					robust = false
-					break
-				}
-			}
-			if robust {
-				w, _ := waterMark(root, in)
-				best = max(best, w)
+	forEachAntichain(prec, -1, func(ch []int, in []bool) {
+		chosen = ch
+		for _, e := range chosen {
+			if !t.above(local(e)) {
+				return
 			}
 		}
-		for e := from; e < n; e++ {
-			ok := true
-			for _, c := range chosen {
-				if prec[c][e] || prec[e][c] {
-					ok = false
-					break
-				}
-			}
-			if !ok {
-				continue
-			}
-			in[e] = true
-			chosen = append(chosen, e)
-			dfs(e + 1)
-			chosen = chosen[:len(chosen)-1]
-			in[e] = false
-		}
-	}
-	dfs(0)
+		w, _ := waterMark(root, in)
+		best = max(best, w)
+	})
 	return best
 }
 

@@ -58,25 +58,18 @@ func waterMark(b *bnode, in []bool) (v int64, ok bool) {
 	}
 }
 
-// oracleA returns R[0..a] by brute force: R[k] is the largest W(A) over
-// antichains of exactly k strands (k ≤ p), R[0] = max(0, s).
-func oracleA(root *bnode, leaves []*bnode, p int) []int64 {
-	n := len(leaves)
-	prec := precedes(root, n)
-	r := []int64{max(0, root.sum)}
+// forEachAntichain calls visit for every nonempty antichain of at most
+// maxSize leaves (maxSize < 0: any size); in[i] says whether leaf i is in it.
+func forEachAntichain(prec [][]bool, maxSize int, visit func(chosen []int, in []bool)) {
+	n := len(prec)
 	in := make([]bool, n)
 	var chosen []int
 	var dfs func(from int)
 	dfs = func(from int) {
-		if k := len(chosen); k > 0 {
-			w, _ := waterMark(root, in)
-			if k >= len(r) {
-				r = append(r, w)
-			} else {
-				r[k] = max(r[k], w)
-			}
+		if len(chosen) > 0 {
+			visit(chosen, in)
 		}
-		if len(chosen) == p {
+		if len(chosen) == maxSize {
 			return
 		}
 		for e := from; e < n; e++ {
@@ -98,6 +91,20 @@ func oracleA(root *bnode, leaves []*bnode, p int) []int64 {
 		}
 	}
 	dfs(0)
+}
+
+// oracleA returns R[0..a] by brute force: R[k] is the largest W(A) over
+// antichains of exactly k strands (k ≤ p), R[0] = max(0, s).
+func oracleA(root *bnode, leaves []*bnode, p int) []int64 {
+	r := []int64{max(0, root.sum)}
+	forEachAntichain(precedes(root, len(leaves)), p, func(chosen []int, in []bool) {
+		w, _ := waterMark(root, in)
+		if k := len(chosen); k >= len(r) {
+			r = append(r, w)
+		} else {
+			r[k] = max(r[k], w)
+		}
+	})
 	return r
 }
 
