@@ -7,6 +7,10 @@ import "fmt"
 // whose site is unknown.
 type Site int32
 
+// MaxP is the largest processor bound an Engine accepts. Exact mode keeps
+// O(P) words per open scope and spends O(P) per fold at least.
+const MaxP = 1 << 16
+
 // Config selects what an Engine computes.
 type Config struct {
 	// P is the largest processor count asked about (pmax ≥ 1). In exact
@@ -68,8 +72,8 @@ type Engine struct {
 
 // New returns an engine for cfg.
 func New(cfg Config) (*Engine, error) {
-	if cfg.P < 1 {
-		return nil, fmt.Errorf("mhwm: processor bound %d: want ≥ 1", cfg.P)
+	if cfg.P < 1 || cfg.P > MaxP {
+		return nil, fmt.Errorf("mhwm: processor bound %d: want 1..%d", cfg.P, MaxP)
 	}
 	if cfg.Threshold < 0 {
 		return nil, fmt.Errorf("mhwm: threshold %d: want > 0 (or 0 for exact mode)", cfg.Threshold)

@@ -231,6 +231,9 @@ func TestInvalidEvents(t *testing.T) {
 	if _, err := New(Config{P: 0}); err == nil {
 		t.Fatal("P = 0 accepted")
 	}
+	if _, err := New(Config{P: MaxP + 1}); err == nil {
+		t.Fatal("P above MaxP accepted")
+	}
 	if _, err := New(Config{P: 2, Threshold: 10, Attribution: true}); err == nil {
 		t.Fatal("attribution in threshold mode accepted")
 	}
