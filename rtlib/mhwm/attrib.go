@@ -22,7 +22,10 @@ type treeAlg struct {
 	next int
 }
 
-type treeBlock struct{ parts []*tnode } // c0, A1, c1, …, Ak, ck
+type treeBlock struct {
+	parts []*tnode // c0, A1, c1, …, Ak, ck
+	limit int
+}
 
 var trivialNode = &tnode{kind: ';', c: Identity()}
 
@@ -50,7 +53,13 @@ func (a *treeAlg) parallel(x, y *tnode) *tnode {
 	}
 	return &tnode{kind: '|', x: x, y: y, c: Parallel(x.c, y.c, a.p)}
 }
-func (a *treeAlg) newBlock() *treeBlock            { return &treeBlock{} }
+func (a *treeAlg) newBlock(limit int) *treeBlock { return &treeBlock{limit: limit} }
+func (a *treeAlg) keep(c *tnode) *tnode {
+	if c.c.Trivial && c != trivialNode {
+		c.c.Trivial = false
+	}
+	return c
+}
 func (a *treeAlg) addCont(b *treeBlock, c *tnode)  { b.parts = append(b.parts, c) }
 func (a *treeAlg) addSpawn(b *treeBlock, c *tnode) { b.parts = append(b.parts, c) }
 
@@ -71,9 +80,10 @@ func replay(t *trace, p int) (*tnode, error) {
 	alg := &treeAlg{p: p, t: t}
 	d := &driver[*tnode, *treeBlock, *treeAlg]{}
 	d.init(alg)
+	nl := 0 // limits used
 	for i, tk := range t.toks {
 		bad := func() error { return fmt.Errorf("mhwm: corrupt trace at token %d", i) }
-		if alg.next >= len(t.strands) && tk != tokCall && tk != tokCallGoOn {
+		if alg.next >= len(t.strands) && tk != tokCall && tk != tokCallGoOn && tk != tokLimit {
 			return nil, bad()
 		}
 		switch tk {
@@ -94,6 +104,12 @@ func replay(t *trace, p int) (*tnode, error) {
 			d.sync(r.m, r.s, 0)
 		case tokCall:
 			d.call()
+		case tokLimit:
+			if nl >= len(t.limits) || d.topOpen() {
+				return nil, bad()
+			}
+			d.setLimit(t.limits[nl])
+			nl++
 		case tokCallReturn, tokCallGoOn:
 			if d.depth() == 1 || d.topSpawned() || d.topOpen() != (tk == tokCallReturn) {
 				return nil, bad()
@@ -239,6 +255,9 @@ func (r *Result) Attribute(q int) (*Attribution, error) {
 	}
 	if q < 0 || q > r.PMax {
 		return nil, fmt.Errorf("mhwm: q = %d outside 0..%d", q, r.PMax)
+	}
+	if len(r.trace.limits) > 0 {
+		return nil, fmt.Errorf("mhwm: attribution of runs with SetLimit is not supported yet")
 	}
 	root, err := replay(r.trace, r.PMax)
 	if err != nil {

@@ -23,27 +23,51 @@ type Block struct {
 	P, S, I []int64
 	tot     int64
 	active  bool // some non-trivial component was folded in
+
+	// A limited block (lim > 0, see limit.go) uses pu and seq instead of P.
+	lim     int
+	pu, seq []int64
+	scratch []int64
 }
 
 // NewBlock returns an empty block for processor bound p ≥ 1.
 func NewBlock(p int) *Block {
 	b := &Block{p: p}
-	b.reset()
+	b.reset(0)
 	return b
 }
 
-func (b *Block) reset() {
+// NewLimitedBlock returns an empty block whose children may be at most
+// limit ≥ 1 started-and-unfinished at once (errgroup.SetLimit). Unlike an
+// unlimited block it folds memory-inactive components too: an empty child
+// still holds a slot.
+func NewLimitedBlock(p, limit int) *Block {
+	b := &Block{p: p}
+	b.reset(limit)
+	return b
+}
+
+func (b *Block) reset(limit int) {
 	b.P = append(b.P[:0], 0)
 	b.S = append(b.S[:0], neg)
 	b.I = append(b.I[:0], neg)
 	b.tot = 0
 	b.active = false
+	b.lim = 0
+	if limit > 0 {
+		b.limitedReset(limit)
+		b.active = true
+	}
 }
 
 func (b *Block) aP() int { return len(b.P) - 1 }
 
 // AddContinuation folds in the continuation component c (spec §4.3).
 func (b *Block) AddContinuation(c Comp) {
+	if b.lim > 0 {
+		b.limitedContinuation(c)
+		return
+	}
 	if c.Trivial {
 		return
 	}
@@ -71,6 +95,10 @@ func (b *Block) AddContinuation(c Comp) {
 
 // AddSpawn folds in the spawned child a (spec §4.3).
 func (b *Block) AddSpawn(a Comp) {
+	if b.lim > 0 {
+		b.limitedSpawn(a)
+		return
+	}
 	if a.Trivial {
 		return
 	}
@@ -109,12 +137,18 @@ func (b *Block) Finish() Comp {
 	if !b.active {
 		return Identity()
 	}
+	if b.lim > 0 {
+		return b.finishInto(make([]int64, b.p+1))
+	}
 	return b.finishInto(make([]int64, max(len(b.P), len(b.I))))
 }
 
 // finishInto is Finish writing R into r, whose capacity must be at least
 // max(len(P), len(I)).
 func (b *Block) finishInto(r []int64) Comp {
+	if b.lim > 0 {
+		return b.limitedFinish(r[:cap(r)])
+	}
 	if !b.active {
 		return Identity()
 	}

@@ -4,9 +4,10 @@ package mhwm
 // R arrays (Comp, *Block) or the threshold triples (Approx, *ApproxBlock).
 type algebra[C any, B any] interface {
 	leaf(m, s int64) C
+	keep(c C) C // marks c memory-active, so that no combinator skips it
 	identity() C
 	series(x, y C) C
-	newBlock() B
+	newBlock(limit int) B // limit 0: none
 	addCont(b B, c C)
 	addSpawn(b B, c C)
 	finish(b B) C
@@ -42,6 +43,8 @@ func (a *exactAlg) leaf(m, s int64) Comp {
 
 func (a *exactAlg) identity() Comp { return Identity() }
 
+func (a *exactAlg) keep(c Comp) Comp { c.Trivial = false; return c }
+
 func (a *exactAlg) series(x, y Comp) Comp {
 	if y.Trivial {
 		a.release(y)
@@ -62,7 +65,7 @@ func (a *exactAlg) series(x, y Comp) Comp {
 	return Comp{R: r, S: x.S + y.S}
 }
 
-func (a *exactAlg) newBlock() *Block { return NewBlock(a.p) }
+func (a *exactAlg) newBlock(limit int) *Block { return NewLimitedBlock(a.p, limit) }
 
 func (a *exactAlg) addCont(b *Block, c Comp) {
 	b.AddContinuation(c)
@@ -81,7 +84,8 @@ type approxAlg struct{ t Threshold }
 func (approxAlg) leaf(m, s int64) Approx            { return ApproxLeaf(m, s) }
 func (approxAlg) identity() Approx                  { return ApproxIdentity() }
 func (approxAlg) series(x, y Approx) Approx         { return ApproxSeries(x, y) }
-func (a approxAlg) newBlock() *ApproxBlock          { return NewApproxBlock(a.t) }
+func (a approxAlg) newBlock(int) *ApproxBlock       { return NewApproxBlock(a.t) } // Engine rejects limits here
+func (approxAlg) keep(c Approx) Approx              { c.Trivial = false; return c }
 func (approxAlg) addCont(b *ApproxBlock, c Approx)  { b.AddContinuation(c) }
 func (approxAlg) addSpawn(b *ApproxBlock, c Approx) { b.AddSpawn(c) }
 func (approxAlg) finish(b *ApproxBlock) Approx      { return b.Finish() }
@@ -95,6 +99,7 @@ func (x span) max(y span) span  { return span{max(x.n, y.n), max(x.d, y.d)} }
 // frame is one sync scope: a spawned task or a called function.
 type frame[C any, B any] struct {
 	spawned bool // a spawned task (ended by Return), else a call (CallReturn)
+	limit   int  // errgroup limit of the open or next block, 0 = none
 	acc     C    // series of everything completed in this scope
 	open    bool // a sync block is open
 	blk     B
@@ -109,9 +114,10 @@ type frame[C any, B any] struct {
 // driver turns the serial event stream into series, spawn and continuation
 // folds (spec §4.5). It keeps O(D) frames; each holds O(p) words.
 type driver[C any, B any, A algebra[C, B]] struct {
-	alg    A
-	frames []frame[C, B]
-	blocks []B // recycled block states
+	alg     A
+	frames  []frame[C, B]
+	blocks  []B // recycled block states
+	limited int // frames with a limit: below them nothing is skipped
 }
 
 func (d *driver[C, B, A]) init(alg A) {
@@ -126,31 +132,58 @@ func (d *driver[C, B, A]) push(spawned bool) {
 
 func (d *driver[C, B, A]) top() *frame[C, B] { return &d.frames[len(d.frames)-1] }
 
+// pop removes the top frame, with a limit it set for a block never opened.
+func (d *driver[C, B, A]) pop() {
+	if d.top().limit > 0 {
+		d.limited--
+	}
+	d.frames = d.frames[:len(d.frames)-1]
+}
+
 func (d *driver[C, B, A]) openBlock(f *frame[C, B]) {
 	var b B
 	if n := len(d.blocks); n > 0 {
 		b, d.blocks = d.blocks[n-1], d.blocks[:n-1]
-		resetBlock(b)
+		resetBlock(b, f.limit)
 	} else {
-		b = d.alg.newBlock()
+		b = d.alg.newBlock(f.limit)
 	}
 	f.blk, f.open = b, true
 	f.chain, f.best = span{}, span{}
 }
 
 // resetBlock clears a recycled block of either kind.
-func resetBlock(b any) {
+func resetBlock(b any, limit int) {
 	switch b := b.(type) {
 	case *Block:
-		b.reset()
+		b.reset(limit)
 	case *ApproxBlock:
 		b.reset()
+	case *treeBlock:
+		b.parts, b.limit = b.parts[:0], limit
 	}
+}
+
+// setLimit gives the next block of the top frame a limit (0: none).
+func (d *driver[C, B, A]) setLimit(limit int) {
+	f := d.top()
+	if (f.limit > 0) != (limit > 0) {
+		if limit > 0 {
+			d.limited++
+		} else {
+			d.limited--
+		}
+	}
+	f.limit = limit
 }
 
 // leafOf returns strand e's summary and span.
 func (d *driver[C, B, A]) leafOf(m, s, dur int64) (C, span) {
-	return d.alg.leaf(m, s), span{1, dur}
+	c := d.alg.leaf(m, s)
+	if d.limited > 0 {
+		c = d.alg.keep(c)
+	}
+	return c, span{1, dur}
 }
 
 func (d *driver[C, B, A]) depth() int       { return len(d.frames) }
@@ -182,6 +215,10 @@ func (d *driver[C, B, A]) closeBlock(f *frame[C, B], e C, es span) {
 	d.blocks = append(d.blocks, f.blk)
 	var zero B
 	f.blk, f.open = zero, false
+	if f.limit > 0 { // a limit governs one block
+		f.limit = 0
+		d.limited--
+	}
 	f.cont, f.contSpan = d.alg.identity(), span{}
 	f.acc = d.alg.series(f.acc, x)
 	f.accSpan = f.accSpan.plus(xs)
@@ -202,7 +239,7 @@ func (d *driver[C, B, A]) endScope(m, s, dur int64) (C, span) {
 // ret ends a spawned task with its last strand and folds it into the parent.
 func (d *driver[C, B, A]) ret(m, s, dur int64) {
 	child, cs := d.endScope(m, s, dur)
-	d.frames = d.frames[:len(d.frames)-1]
+	d.pop()
 	g := d.top()
 	d.alg.addSpawn(g.blk, child)
 	g.best = g.best.max(g.chain.plus(cs))
@@ -227,7 +264,7 @@ func (d *driver[C, B, A]) callReturn(m, s, dur int64) {
 		d.closeBlock(f, e, es)
 	}
 	x, xs := f.acc, f.accSpan
-	d.frames = d.frames[:len(d.frames)-1]
+	d.pop()
 	g := d.top()
 	if g.open {
 		g.cont = d.alg.series(g.cont, x)

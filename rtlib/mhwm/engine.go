@@ -48,6 +48,7 @@ type core interface {
 	sync(m, s, dur int64)
 	call()
 	callReturn(m, s, dur int64)
+	setLimit(limit int)
 }
 
 // Engine computes the memory high-water mark of one root online from the
@@ -256,6 +257,35 @@ func (e *Engine) CallReturn() error {
 		if e.rec != nil {
 			e.rec.callReturn(false, 0, 0)
 		}
+	}
+	return nil
+}
+
+// SetLimit gives the current scope's next sync block an errgroup limit
+// (errgroup.Group.SetLimit): at most limit of its children may be started
+// and unfinished at once; a child spawned but not yet run holds a slot, and
+// the parent blocks at a spawn while limit children are unfinished. MHWM is
+// then the worst case over the schedules that respect the limit, which can
+// be below or ABOVE the unlimited figure (a parent blocked in Go keeps its
+// memory without using a processor). The limit governs one block: set it
+// again for the group's next block. A negative limit removes it. Limits
+// need exact mode.
+func (e *Engine) SetLimit(limit int) error {
+	if err := e.check("setlimit"); err != nil {
+		return err
+	}
+	switch {
+	case e.exact == nil:
+		return e.fail("setlimit", "threshold mode does not model limits; use exact mode")
+	case limit == 0:
+		return e.fail("setlimit", "a limit of 0 lets no child start")
+	case e.core.topOpen():
+		return e.fail("setlimit", "the scope has outstanding spawns; set the limit before the block's first spawn")
+	}
+	limit = max(limit, 0)
+	e.core.setLimit(limit)
+	if e.rec != nil {
+		e.rec.setLimit(limit)
 	}
 	return nil
 }

@@ -94,8 +94,7 @@ func runBody(e *Engine, body []op) error {
 				}
 			}
 		case opLimit:
-			// Skipped for now: the engine will get Engine.SetLimit, and
-			// until then it analyses the program without limits.
+			err = e.SetLimit(int(o.n))
 		}
 		if err != nil {
 			return err
@@ -398,7 +397,8 @@ func evalBlocks(n *node, p int, noSkip bool) Comp {
 		}
 		return c
 	default:
-		b := NewBlock(p)
+		b := NewLimitedBlock(p, n.limit)
+		noSkip = noSkip || n.limit > 0 // nothing under a limit is skipped
 		for i, k := range n.kids {
 			if i%2 == 0 {
 				b.AddContinuation(evalBlocks(k, p, noSkip))

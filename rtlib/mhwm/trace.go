@@ -20,6 +20,7 @@ const (
 	tokCall
 	tokCallReturn // the callee had an open block: a strand ended
 	tokCallGoOn   // the callee had no open block: the strand goes on
+	tokLimit      // SetLimit: the next value of trace.limits
 )
 
 // SiteBytes is a signed byte count charged to an allocation site.
@@ -42,6 +43,7 @@ type trace struct {
 	toks    []token
 	strands []strandRec
 	sites   []SiteBytes
+	limits  []int
 }
 
 // recFrame is the recorder's view of one open scope.
@@ -50,6 +52,7 @@ type recFrame struct {
 	toks, strands, sites int  // trace lengths at the scope's spawn token
 	active               bool // holds a strand with m ≠ 0 or s ≠ 0
 	liveSpawns           int  // spawn tokens of the open block left in the trace
+	limited              bool // its open or next block has a limit
 }
 
 // recorder builds the trace during the run.
@@ -59,6 +62,7 @@ type recorder struct {
 	serial  int64
 	merge   bool // the next strand record continues the last one
 	frames  []recFrame
+	limited int     // frames with a limit: nothing below them is cut
 	dense   []int64 // per-site scratch for aggregation
 	touched []Site
 }
@@ -153,9 +157,8 @@ func (r *recorder) spawn(m, s int64) {
 
 func (r *recorder) ret(m, s int64) {
 	r.endStrand(m, s)
-	f := r.frames[len(r.frames)-1]
-	r.frames = r.frames[:len(r.frames)-1]
-	if f.active {
+	f := r.pop()
+	if f.active || r.limited > 0 { // under a limit an empty child holds a slot
 		r.top().active = true
 		r.t.toks = append(r.t.toks, tokReturn)
 		return
@@ -169,8 +172,37 @@ func (r *recorder) ret(m, s int64) {
 	r.merge = true
 }
 
+// pop removes the top frame.
+func (r *recorder) pop() recFrame {
+	f := r.frames[len(r.frames)-1]
+	r.frames = r.frames[:len(r.frames)-1]
+	if f.limited {
+		r.limited--
+	}
+	return f
+}
+
+// setLimit records a limit for the top frame's next block (0: none).
+func (r *recorder) setLimit(limit int) {
+	f := r.top()
+	if f.limited != (limit > 0) {
+		f.limited = limit > 0
+		if f.limited {
+			r.limited++
+		} else {
+			r.limited--
+		}
+	}
+	r.t.toks = append(r.t.toks, tokLimit)
+	r.t.limits = append(r.t.limits, limit)
+}
+
 func (r *recorder) sync(m, s int64) {
 	r.endStrand(m, s)
+	if f := r.top(); f.limited { // the limit governed this block
+		f.limited = false
+		r.limited--
+	}
 	if r.top().liveSpawns == 0 { // every child was cut: no block is left
 		r.merge = true
 		return
@@ -192,8 +224,7 @@ func (r *recorder) callReturn(ended bool, m, s int64) {
 			r.merge = true
 		}
 	}
-	f := r.frames[len(r.frames)-1]
-	r.frames = r.frames[:len(r.frames)-1]
+	f := r.pop()
 	if f.active {
 		r.top().active = true
 	}

@@ -1,0 +1,190 @@
+package mhwm
+
+// Limited blocks: errgroup.SetLimit(L).
+//
+// A block whose children may be at most L started-and-unfinished at once (a
+// child spawned but not yet run holds its slot; Go blocks the parent while L
+// children are unfinished, and a blocked parent holds no processor). The
+// reachable states of such a block, checked against schedule enumeration in
+// oracle_limit_test.go, are the busy-leaves cut states with, for every spawn
+// j that happened, at most L−1 unfinished children before j, plus states in
+// which the parent is blocked at a fork: its continuations up to c_J done,
+// exactly L children unfinished, A_J running. Folding in serial order, the
+// state is two-dimensional: k strands running and u children unfinished.
+//
+//   - pu[k][u]: best prefix contribution to an antichain that goes on in a
+//     later component (continuations so far done; each child done, not
+//     started, or running).
+//   - S[k] / seq[k]: spawn-only antichains whose block tail is being
+//     completed, with u ≤ L−1 (they survive later spawns) or u = L (the
+//     next fork blocks the parent: they become blocked states).
+//   - I[k]: antichains fixed for good: those with a strand in a
+//     continuation, those whose tail is not started, and blocked states.
+//
+// The limit can raise the MHWM above the unlimited one (a blocked parent
+// keeps its continuation's memory without a processor) as well as lower it.
+// Memory-inactive components cannot be skipped here: an empty child still
+// takes a slot. The driver keeps every component under a limited block.
+
+// limitedReset prepares b for a limited block.
+func (b *Block) limitedReset(limit int) {
+	b.lim = limit
+	b.pu = append(b.pu[:0], make([]int64, limit+1)...)
+	for u := range b.pu {
+		b.pu[u] = neg
+	}
+	b.pu[0] = 0
+	b.seq = append(b.seq[:0], neg)
+}
+
+// at returns a pointer to pu[k][u].
+func (b *Block) at(k, u int) *int64 { return &b.pu[k*(b.lim+1)+u] }
+
+// limAP returns the largest k of pu.
+func (b *Block) limAP() int { return len(b.pu)/(b.lim+1) - 1 }
+
+func grow(s []int64, n int) []int64 {
+	for len(s) < n {
+		s = append(s, neg)
+	}
+	return s
+}
+
+func addIf(x *int64, d int64) {
+	if *x != neg {
+		*x += d
+	}
+}
+
+func (b *Block) limitedContinuation(c Comp) {
+	aP, aC := b.limAP(), len(c.R)-1
+	top := min(b.p, aP+aC)
+	// pmax[k] = max over u of pu[k][u].
+	pmax := b.scratch[:0]
+	for k := 0; k <= aP; k++ {
+		m := int64(neg)
+		for u := 0; u <= b.lim; u++ {
+			m = max(m, *b.at(k, u))
+		}
+		pmax = append(pmax, m)
+	}
+	b.scratch = pmax
+	b.I = grow(b.I, top+1)
+	for k := 1; k <= top; k++ {
+		best := b.I[k]
+		for j := max(1, k-aP); j <= min(k, aC); j++ {
+			if pmax[k-j] != neg {
+				best = max(best, pmax[k-j]+c.R[j])
+			}
+		}
+		b.I[k] = best
+	}
+	for k := 1; k < len(b.S); k++ {
+		addIf(&b.S[k], c.S)
+	}
+	for k := 1; k < len(b.seq); k++ {
+		addIf(&b.seq[k], c.S)
+	}
+	for i := range b.pu {
+		addIf(&b.pu[i], c.S)
+	}
+	b.tot += c.S
+}
+
+func (b *Block) limitedSpawn(a Comp) {
+	L := b.lim
+	// A parent that reaches this fork with L children unfinished blocks:
+	// the seq states are final.
+	b.I = grow(b.I, len(b.seq))
+	for k := 1; k < len(b.seq); k++ {
+		b.I[k] = max(b.I[k], b.seq[k])
+		b.seq[k] = neg
+	}
+	aP, aA := b.limAP(), len(a.R)-1
+	top := min(b.p, aP+aA)
+	old := append(b.scratch[:0], b.pu...)
+	b.scratch = old
+	oldAt := func(k, u int) int64 {
+		if k > aP {
+			return neg
+		}
+		return old[k*(L+1)+u]
+	}
+	b.pu = grow(b.pu[:0], (top+1)*(L+1))
+	b.S = grow(b.S, top+1)
+	b.seq = grow(b.seq, top+1)
+	b.I = grow(b.I, top+1)
+	for k := 0; k <= top; k++ {
+		if k >= 1 && k <= aP {
+			addIf(&b.S[k], a.S) // old tails: the child completes too
+		}
+		for u := 0; u <= L; u++ {
+			v := int64(neg)
+			if u < L {
+				if x := oldAt(k, u); x != neg { // child done
+					v = x + a.S
+				}
+			}
+			if u >= 1 {
+				v = max(v, oldAt(k, u-1)) // child spawned, not started
+				// Child running with j ≥ 1 strands.
+				m := int64(neg)
+				for j := max(1, k-aP); j <= min(k, aA); j++ {
+					if x := oldAt(k-j, u-1); x != neg {
+						m = max(m, x+a.R[j])
+					}
+				}
+				if m != neg {
+					v = max(v, m)
+					b.I[k] = max(b.I[k], m) // the tail is not started
+					if u < L {
+						b.S[k] = max(b.S[k], m)
+					} else {
+						b.seq[k] = max(b.seq[k], m)
+					}
+				}
+			}
+			*b.at(k, u) = v
+		}
+	}
+	b.tot += a.S
+}
+
+// limitedFinish returns the limited block's R array in r (capacity ≥ p+1).
+func (b *Block) limitedFinish(r []int64) Comp {
+	a := 0
+	for k := 1; k <= b.p; k++ {
+		v := int64(neg)
+		if k < len(b.I) {
+			v = b.I[k]
+		}
+		if k < len(b.S) {
+			v = max(v, b.S[k])
+		}
+		if k < len(b.seq) {
+			v = max(v, b.seq[k])
+		}
+		if v != neg {
+			a = k
+		}
+	}
+	r = r[:a+1]
+	r[0] = max(0, b.tot)
+	for k := 1; k <= a; k++ {
+		v := int64(neg)
+		if k < len(b.I) {
+			v = b.I[k]
+		}
+		if k < len(b.S) {
+			v = max(v, b.S[k])
+		}
+		if k < len(b.seq) {
+			v = max(v, b.seq[k])
+		}
+		if v == neg { // no state with exactly k strands: one with k−1 ≥ 1
+			v = r[k-1] // running strands and an idle processor is as good
+		}
+		r[k] = v
+	}
+	return Comp{R: r, S: b.tot}
+}
