@@ -8,10 +8,12 @@ import (
 // tnode is a node of the binary SP tree rebuilt from a trace, with its exact
 // summary.
 type tnode struct {
-	kind   byte // 'e' leaf, ';' series, '|' parallel
+	kind   byte // 'e' leaf, ';' series, '|' parallel, 'L' limited block
 	strand int32
 	x, y   *tnode
 	c      Comp
+	parts  []*tnode // 'L': c0, A1, c1, …, Ak, ck
+	limit  int      // 'L': the errgroup limit
 }
 
 // treeAlg is the summary domain that rebuilds the tree during a replay; leaf
@@ -66,6 +68,20 @@ func (a *treeAlg) addSpawn(b *treeBlock, c *tnode) { b.parts = append(b.parts, c
 // finish builds the canonical right-nested decomposition (spec §1.1):
 // c0 ; (A1 ‖ (c1 ; (A2 ‖ … (Ak ‖ ck)))).
 func (a *treeAlg) finish(b *treeBlock) *tnode {
+	if b.limit > 0 { // kept whole: its backtrack reruns the limited fold
+		blk := NewLimitedBlock(a.p, b.limit)
+		for i, x := range b.parts {
+			if i%2 == 0 {
+				blk.AddContinuation(x.c)
+			} else {
+				blk.AddSpawn(x.c)
+			}
+		}
+		t := &tnode{kind: 'L', parts: slices.Clone(b.parts), limit: b.limit, c: blk.Finish()}
+		t.c.Trivial = false
+		b.parts = b.parts[:0]
+		return t
+	}
 	n := len(b.parts)
 	t := b.parts[n-1]
 	for i := n - 2; i >= 1; i -= 2 {
@@ -168,6 +184,7 @@ const (
 )
 
 type picker struct {
+	p     int
 	t     *trace
 	sites map[Site]*SiteShare
 	anti  []int64
@@ -194,9 +211,15 @@ func (pk *picker) add(v []SiteBytes, how share) {
 // addAll charges the net bytes of every strand of x.
 func (pk *picker) addAll(x *tnode, how share) {
 	for x != nil {
-		if x.kind == 'e' {
+		switch x.kind {
+		case 'e':
 			r := pk.t.strands[x.strand]
 			pk.add(pk.t.sites[r.tot0:r.tot1], how)
+			return
+		case 'L':
+			for _, part := range x.parts {
+				pk.addAll(part, how)
+			}
 			return
 		}
 		pk.addAll(x.x, how)
@@ -220,6 +243,9 @@ func (pk *picker) pick(x *tnode, k int, asPartner bool) {
 			return
 		}
 		switch x.kind {
+		case 'L':
+			pk.pickLimited(x, k)
+			return
 		case 'e':
 			r := pk.t.strands[x.strand]
 			pk.anti = append(pk.anti, r.serial)
@@ -256,9 +282,6 @@ func (r *Result) Attribute(q int) (*Attribution, error) {
 	if q < 0 || q > r.PMax {
 		return nil, fmt.Errorf("mhwm: q = %d outside 0..%d", q, r.PMax)
 	}
-	if len(r.trace.limits) > 0 {
-		return nil, fmt.Errorf("mhwm: attribution of runs with SetLimit is not supported yet")
-	}
 	root, err := replay(r.trace, r.PMax)
 	if err != nil {
 		return nil, err
@@ -268,7 +291,7 @@ func (r *Result) Attribute(q int) (*Attribution, error) {
 	for root.c.R[k] != best {
 		k++
 	}
-	pk := &picker{t: r.trace, sites: map[Site]*SiteShare{}}
+	pk := &picker{p: r.PMax, t: r.trace, sites: map[Site]*SiteShare{}}
 	pk.pick(root, k, false)
 	a := &Attribution{Q: q, MHWM: best, Antichain: pk.anti}
 	for _, s := range pk.sites {

@@ -131,3 +131,52 @@ func TestSetLimitErrors(t *testing.T) {
 		t.Fatalf("after removing the limit: %v %v", res, err)
 	}
 }
+
+// TestLimitedAttributionSumsExactly: with limits, the per-site maps still sum
+// exactly to MHWM_q and the antichain is no larger than q.
+func TestLimitedAttributionSumsExactly(t *testing.T) {
+	for i := 0; i < programs(1000); i++ {
+		cfg := limitCfg(i)
+		cfg.maxSpawns = 10
+		prog := genProgram(rand.New(rand.NewSource(int64(5e6+i))), cfg)
+		p := 1 + i%5
+		e, _ := New(Config{P: p, Attribution: true})
+		res, err := run(e, prog)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for q := 0; q <= p; q++ {
+			a, err := res.Attribute(q)
+			if err != nil {
+				t.Fatalf("program %d q=%d: %v", i, q, err)
+			}
+			var sum int64
+			for _, s := range a.Sites {
+				sum += s.Total()
+			}
+			if a.MHWM != res.MHWM[q] || sum != a.MHWM || len(a.Antichain) > q {
+				t.Fatalf("program %d q=%d: MHWM %d, attribution %d, sum %d, antichain %v\n%s", i, q, res.MHWM[q], a.MHWM, sum, a.Antichain, bodyString(prog))
+			}
+		}
+	}
+}
+
+// TestLimitedAttributionBlockedParent: the worst case of the blocked-parent
+// example is the child at its peak (running) and the parent's 100 bytes
+// held while it is blocked in Go (suspended).
+func TestLimitedAttributionBlockedParent(t *testing.T) {
+	prog := []op{{kind: opLimit, n: 1}, spawn(alloc(10, 2), free(10, 2)), alloc(100, 3), spawn(), free(100, 3), syncOp}
+	e, _ := New(Config{P: 2, Attribution: true})
+	res, err := run(e, prog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := res.Attribute(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []SiteShare{{Site: 2, Running: 10}, {Site: 3, Suspended: 100}}
+	if a.MHWM != 110 || !slices.Equal(a.Sites, want) || len(a.Antichain) != 1 {
+		t.Fatalf("got %+v, want 110 with %v", a, want)
+	}
+}
