@@ -216,3 +216,28 @@ func BenchmarkTraceSize(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkEngineLimited runs the flat shape (10 × 10^5 spawns) with an
+// errgroup limit on every block: limited blocks cost O(p·L) per spawn.
+func BenchmarkEngineLimited(b *testing.B) {
+	for _, p := range []int{8, 64, 128} {
+		for _, limit := range []int{4, 64} {
+			b.Run("p="+itoa(p)+"/L="+itoa(limit), func(b *testing.B) {
+				var strands int64
+				for i := 0; i < b.N; i++ {
+					e, _ := New(Config{P: p})
+					for r := 0; r < 10; r++ {
+						e.SetLimit(limit)
+						flat(e, 100000, nil)
+					}
+					res, err := e.Exit()
+					if err != nil {
+						b.Fatal(err)
+					}
+					strands = res.Strands
+				}
+				b.ReportMetric(float64(strands)*float64(b.N)/b.Elapsed().Seconds(), "strands/s")
+			})
+		}
+	}
+}

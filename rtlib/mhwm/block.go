@@ -26,6 +26,7 @@ type Block struct {
 
 	// A limited block (lim > 0, see limit.go) uses pu and seq instead of P.
 	lim     int
+	kids    int // children folded into a limited block
 	pu, seq []int64
 	scratch []int64
 }

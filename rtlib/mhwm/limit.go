@@ -35,6 +35,7 @@ func (b *Block) limitedReset(limit int) {
 	}
 	b.pu[0] = 0
 	b.seq = append(b.seq[:0], neg)
+	b.kids = 0
 }
 
 // at returns a pointer to pu[k][u].
@@ -92,7 +93,7 @@ func (b *Block) limitedContinuation(c Comp) {
 }
 
 func (b *Block) limitedSpawn(a Comp) {
-	L := b.lim
+	L, w := b.lim, b.lim+1
 	// A parent that reaches this fork with L children unfinished blocks:
 	// the seq states are final.
 	b.I = grow(b.I, len(b.seq))
@@ -102,50 +103,54 @@ func (b *Block) limitedSpawn(a Comp) {
 	}
 	aP, aA := b.limAP(), len(a.R)-1
 	top := min(b.p, aP+aA)
-	old := append(b.scratch[:0], b.pu...)
+	uTop := min(L, b.kids+1) // u cannot exceed the children spawned
+	b.kids++
+	old := b.pu
+	b.pu = grow(b.scratch[:0], (top+1)*w)
 	b.scratch = old
-	oldAt := func(k, u int) int64 {
-		if k > aP {
-			return neg
-		}
-		return old[k*(L+1)+u]
-	}
-	b.pu = grow(b.pu[:0], (top+1)*(L+1))
 	b.S = grow(b.S, top+1)
 	b.seq = grow(b.seq, top+1)
 	b.I = grow(b.I, top+1)
 	for k := 0; k <= top; k++ {
-		if k >= 1 && k <= aP {
-			addIf(&b.S[k], a.S) // old tails: the child completes too
+		row := b.pu[k*w : k*w+w]
+		var orow []int64 // old pu[k], nil past aP
+		if k <= aP {
+			orow = old[k*w : k*w+w]
+			if k >= 1 {
+				addIf(&b.S[k], a.S) // old tails: the child completes too
+			}
 		}
-		for u := 0; u <= L; u++ {
+		sk, seqk, ik := b.S[k], b.seq[k], b.I[k]
+		for u := 0; u <= uTop; u++ {
 			v := int64(neg)
-			if u < L {
-				if x := oldAt(k, u); x != neg { // child done
+			if orow != nil {
+				if x := orow[u]; u < L && x != neg { // child done
 					v = x + a.S
 				}
+				if u >= 1 {
+					v = max(v, orow[u-1]) // child spawned, not started
+				}
 			}
-			if u >= 1 {
-				v = max(v, oldAt(k, u-1)) // child spawned, not started
-				// Child running with j ≥ 1 strands.
+			if u >= 1 { // child running with j ≥ 1 strands
 				m := int64(neg)
 				for j := max(1, k-aP); j <= min(k, aA); j++ {
-					if x := oldAt(k-j, u-1); x != neg {
+					if x := old[(k-j)*w+u-1]; x != neg {
 						m = max(m, x+a.R[j])
 					}
 				}
 				if m != neg {
 					v = max(v, m)
-					b.I[k] = max(b.I[k], m) // the tail is not started
+					ik = max(ik, m) // the tail is not started
 					if u < L {
-						b.S[k] = max(b.S[k], m)
+						sk = max(sk, m)
 					} else {
-						b.seq[k] = max(b.seq[k], m)
+						seqk = max(seqk, m)
 					}
 				}
 			}
-			*b.at(k, u) = v
+			row[u] = v
 		}
+		b.S[k], b.seq[k], b.I[k] = sk, seqk, ik
 	}
 	b.tot += a.S
 }
