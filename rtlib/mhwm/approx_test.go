@@ -89,7 +89,7 @@ func robustBrute(root *bnode, leaves []*bnode, t Threshold) int64 {
 // TestApproxOffIsRobustMaximum checks ApproxOff against the definition of
 // R^rob (§5.2).
 func TestApproxOffIsRobustMaximum(t *testing.T) {
-	for i := 0; i < programs(600); i++ {
+	for i := 0; i < programs(2000); i++ {
 		prog := genProgram(rand.New(rand.NewSource(int64(i))), smallConfig(i))
 		root, leaves := binary(buildTree(prog))
 		if len(leaves) > 12 {
@@ -109,7 +109,7 @@ func TestApproxOffIsRobustMaximum(t *testing.T) {
 // R'_On ≤ R'_Off and R'_On ≤ MHWM_∞.
 func TestApproxOnGuarantee(t *testing.T) {
 	checks := 0
-	for i := 0; i < programs(1500); i++ {
+	for i := 0; i < programs(2000); i++ {
 		cfg := smallConfig(0)
 		cfg.maxSpawns = 8
 		prog := genProgram(rand.New(rand.NewSource(int64(5e5+i))), cfg)

@@ -10,7 +10,7 @@ import (
 // limited Block algebra offline, against schedule enumeration with blocking
 // Go (oracleLimit) on programs whose limits can bind.
 func TestLimitedEngineAgreesWithOracle(t *testing.T) {
-	n := programs(600)
+	n := programs(2000)
 	checked := 0
 	for i := 0; checked < n; i++ {
 		cfg := limitCfg(i)
@@ -135,7 +135,7 @@ func TestSetLimitErrors(t *testing.T) {
 // TestLimitedAttributionSumsExactly: with limits, the per-site maps still sum
 // exactly to MHWM_q and the antichain is no larger than q.
 func TestLimitedAttributionSumsExactly(t *testing.T) {
-	for i := 0; i < programs(1000); i++ {
+	for i := 0; i < programs(2000); i++ {
 		cfg := limitCfg(i)
 		cfg.maxSpawns = 10
 		prog := genProgram(rand.New(rand.NewSource(int64(5e6+i))), cfg)

@@ -391,9 +391,9 @@ func TestOraclesBCTable(t *testing.T) {
 // programs. It also counts how often the relaxed variants differ, which
 // shows that the busy-leaves constraint and the branch choice matter.
 func TestOraclesBCAgreeWithA(t *testing.T) {
-	nB, nC := 500, 300
+	nB, nC := programs(2000), programs(2000)
 	if os.Getenv("SPGO_LONG") == "1" {
-		nB, nC = 5000, 3000
+		nB, nC = 20000, 20000
 	}
 	start := time.Now()
 	checkedB, checkedC, looser, stricter := 0, 0, 0, 0
