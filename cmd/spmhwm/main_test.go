@@ -20,6 +20,7 @@ func TestGolden(t *testing.T) {
 	}{
 		{"tiles.golden", []string{"-p", "8", "../../testdata/events/tiles.ev"}},
 		{"tiles-threshold.golden", []string{"-p", "4", "-threshold", "20000000", "../../testdata/events/tiles.ev"}},
+		{"limited.golden", []string{"-p", "8", "../../testdata/events/limited.ev"}},
 	} {
 		t.Run(tc.golden, func(t *testing.T) {
 			var out, errb bytes.Buffer

@@ -14,7 +14,10 @@
 //   - with Config.Attribution the run keeps a compact trace of strand
 //     summaries, and Result.Attribute returns a worst-case antichain with a
 //     per-site map that sums exactly to MHWM_q, split into running, completed
-//     and suspended bytes; Result.Diff attributes MHWM_q′ − MHWM_q.
+//     and suspended bytes; Result.Diff attributes MHWM_q′ − MHWM_q;
+//   - Engine.SetLimit models errgroup.Group.SetLimit exactly: MHWM_q is the
+//     worst case over the schedules that respect the limit, where a parent
+//     blocked in Go holds its memory without a processor (see limit.go).
 //
 // The offline building blocks (Comp with Leaf, Series and Parallel; Block;
 // Approx with its combinators and ApproxBlock) are exported for tools and

@@ -17,6 +17,7 @@ import (
 //	alloc 3 1024           1024 bytes allocated at site 3
 //	free 3 1024            1024 bytes of site 3 released
 //	work 250               250 time units in the current strand
+//	limit 4                errgroup SetLimit(4) for the scope's next block
 //	spawn | return | sync | call | callreturn
 //
 // The stream ends with an implicit exit. Errors name the line.
@@ -97,13 +98,19 @@ func replayLine(e *Engine, names map[Site]string, f []string) error {
 			return e.Alloc(s, n)
 		}
 		return e.Free(s, n)
-	case "work":
+	case "work", "limit":
 		if err := want(1); err != nil {
 			return err
 		}
 		n, err := num(f[1])
 		if err != nil {
 			return err
+		}
+		if f[0] == "limit" {
+			if n != int64(int(n)) {
+				return fmt.Errorf("limit %d out of range", n)
+			}
+			return e.SetLimit(int(n))
 		}
 		return e.Work(n)
 	}

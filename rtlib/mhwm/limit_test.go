@@ -2,6 +2,7 @@ package mhwm
 
 import (
 	"math/rand"
+	"os"
 	"slices"
 	"testing"
 )
@@ -178,5 +179,24 @@ func TestLimitedAttributionBlockedParent(t *testing.T) {
 	want := []SiteShare{{Site: 2, Running: 10}, {Site: 3, Suspended: 100}}
 	if a.MHWM != 110 || !slices.Equal(a.Sites, want) || len(a.Antichain) != 1 {
 		t.Fatalf("got %+v, want 110 with %v", a, want)
+	}
+}
+
+// TestLimitedExample replays the bundled limited stream and checks its
+// analytic MHWM (see testdata/events/limited.ev).
+func TestLimitedExample(t *testing.T) {
+	f, err := os.Open("../../testdata/events/limited.ev")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	res, _, err := Replay(f, Config{P: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const mi, s = 1 << 20, 64 << 10
+	want := []int64{6*mi + 5*s, 9*mi + 5*s, 9*mi + 5*s, 9*mi + 5*s}
+	if got := res.MHWM[1:5]; !slices.Equal(got, want) {
+		t.Fatalf("MHWM_1..4 = %v, want %v", got, want)
 	}
 }
