@@ -130,14 +130,20 @@ func TestAttributionExample(t *testing.T) {
 	}
 }
 
-// TestAttributionSumsExactly: for random programs and every q, the per-site
-// map sums to MHWM_q, the antichain has the fewest strands that reach it, and
-// the differential maps sum to the MHWM differences.
+// TestAttributionSumsExactly: for random programs, with and without errgroup
+// limits, and every q, the per-site map sums to MHWM_q, the antichain has the
+// fewest strands that reach it, and the differential maps sum to the MHWM
+// differences.
 func TestAttributionSumsExactly(t *testing.T) {
+	t.Run("unlimited", func(t *testing.T) { attributionSums(t, smallConfig, 7e5) })
+	t.Run("limited", func(t *testing.T) { attributionSums(t, limitCfg, 5e6) })
+}
+
+func attributionSums(t *testing.T, config func(int) genConfig, seed int64) {
 	for i := 0; i < programs(2000); i++ {
-		cfg := smallConfig(i)
+		cfg := config(i)
 		cfg.maxSpawns = 10
-		prog := genProgram(rand.New(rand.NewSource(int64(7e5+i))), cfg)
+		prog := genProgram(rand.New(rand.NewSource(seed+int64(i))), cfg)
 		p := 1 + i%6
 		e, _ := New(Config{P: p, Attribution: true})
 		res, err := run(e, prog)
@@ -278,15 +284,7 @@ func TestWorkSpan(t *testing.T) {
 // TestTilesExample replays the bundled tile stream and checks its analytic
 // MHWM (see the comment in testdata/events/tiles.ev).
 func TestTilesExample(t *testing.T) {
-	f, err := os.Open("../../testdata/events/tiles.ev")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	res, names, err := Replay(f, Config{P: 8})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, names := replayFile(t, "tiles.ev", Config{P: 8})
 	const mi, ki = 1 << 20, 1 << 10
 	tile := int64(mi + 64*ki)
 	for q := 1; q <= 8; q++ {
@@ -299,4 +297,19 @@ func TestTilesExample(t *testing.T) {
 	if res.SerialPeak != 4*mi+3*tile+3*mi || names[3] != "tile.go:22 scratch" {
 		t.Errorf("serial peak %d, names %v", res.SerialPeak, names)
 	}
+}
+
+// replayFile replays testdata/events/name.
+func replayFile(t *testing.T, name string, cfg Config) (*Result, map[Site]string) {
+	t.Helper()
+	f, err := os.Open("../../testdata/events/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	res, names, err := Replay(f, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, names
 }

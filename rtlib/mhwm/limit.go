@@ -155,37 +155,29 @@ func (b *Block) limitedSpawn(a Comp) {
 	b.tot += a.S
 }
 
+// limitedAt returns the best state with exactly k strands running, or ⊥.
+func (b *Block) limitedAt(k int) int64 {
+	v := int64(neg)
+	for _, a := range [...][]int64{b.I, b.S, b.seq} {
+		if k < len(a) {
+			v = max(v, a[k])
+		}
+	}
+	return v
+}
+
 // limitedFinish returns the limited block's R array in r (capacity ≥ p+1).
 func (b *Block) limitedFinish(r []int64) Comp {
 	a := 0
 	for k := 1; k <= b.p; k++ {
-		v := int64(neg)
-		if k < len(b.I) {
-			v = b.I[k]
-		}
-		if k < len(b.S) {
-			v = max(v, b.S[k])
-		}
-		if k < len(b.seq) {
-			v = max(v, b.seq[k])
-		}
-		if v != neg {
+		if b.limitedAt(k) != neg {
 			a = k
 		}
 	}
 	r = r[:a+1]
 	r[0] = max(0, b.tot)
 	for k := 1; k <= a; k++ {
-		v := int64(neg)
-		if k < len(b.I) {
-			v = b.I[k]
-		}
-		if k < len(b.S) {
-			v = max(v, b.S[k])
-		}
-		if k < len(b.seq) {
-			v = max(v, b.seq[k])
-		}
+		v := b.limitedAt(k)
 		if v == neg { // no state with exactly k strands: one with k−1 ≥ 1
 			v = r[k-1] // running strands and an idle processor is as good
 		}

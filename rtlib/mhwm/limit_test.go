@@ -2,7 +2,6 @@ package mhwm
 
 import (
 	"math/rand"
-	"os"
 	"slices"
 	"testing"
 )
@@ -133,35 +132,6 @@ func TestSetLimitErrors(t *testing.T) {
 	}
 }
 
-// TestLimitedAttributionSumsExactly: with limits, the per-site maps still sum
-// exactly to MHWM_q and the antichain is no larger than q.
-func TestLimitedAttributionSumsExactly(t *testing.T) {
-	for i := 0; i < programs(2000); i++ {
-		cfg := limitCfg(i)
-		cfg.maxSpawns = 10
-		prog := genProgram(rand.New(rand.NewSource(int64(5e6+i))), cfg)
-		p := 1 + i%5
-		e, _ := New(Config{P: p, Attribution: true})
-		res, err := run(e, prog)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for q := 0; q <= p; q++ {
-			a, err := res.Attribute(q)
-			if err != nil {
-				t.Fatalf("program %d q=%d: %v", i, q, err)
-			}
-			var sum int64
-			for _, s := range a.Sites {
-				sum += s.Total()
-			}
-			if a.MHWM != res.MHWM[q] || sum != a.MHWM || len(a.Antichain) > q {
-				t.Fatalf("program %d q=%d: MHWM %d, attribution %d, sum %d, antichain %v\n%s", i, q, res.MHWM[q], a.MHWM, sum, a.Antichain, bodyString(prog))
-			}
-		}
-	}
-}
-
 // TestLimitedAttributionBlockedParent: the worst case of the blocked-parent
 // example is the child at its peak (running) and the parent's 100 bytes
 // held while it is blocked in Go (suspended).
@@ -185,15 +155,7 @@ func TestLimitedAttributionBlockedParent(t *testing.T) {
 // TestLimitedExample replays the bundled limited stream and checks its
 // analytic MHWM (see testdata/events/limited.ev).
 func TestLimitedExample(t *testing.T) {
-	f, err := os.Open("../../testdata/events/limited.ev")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	res, _, err := Replay(f, Config{P: 8})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, _ := replayFile(t, "limited.ev", Config{P: 8})
 	const mi, s = 1 << 20, 64 << 10
 	want := []int64{6*mi + 5*s, 9*mi + 5*s, 9*mi + 5*s, 9*mi + 5*s}
 	if got := res.MHWM[1:5]; !slices.Equal(got, want) {

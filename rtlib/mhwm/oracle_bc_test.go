@@ -28,18 +28,6 @@ func oracleB(root *bnode, leaves []*bnode, p int) int64 {
 // and gives the "unrestricted interleavings" value of spec §6.
 func oracleBCuts(root *bnode, leaves []*bnode, p int, busy bool) int64 {
 	n := len(leaves)
-	if n > 63 {
-		panic("oracleB: too many leaves")
-	}
-	prec := precedes(root, n)
-	pred := make([]uint64, n)
-	for x := range n {
-		for y := range n {
-			if prec[x][y] {
-				pred[y] |= 1 << x
-			}
-		}
-	}
 	var internal []uint64
 	var walk func(b *bnode)
 	walk = func(b *bnode) {
@@ -52,12 +40,41 @@ func oracleBCuts(root *bnode, leaves []*bnode, p int, busy bool) int64 {
 	}
 	walk(root)
 	all := rangeMask(0, n)
-
 	best := max(0, root.sum)
+	forEachCut(root, leaves, p, func(d, a uint64, mem int64) {
+		if a == 0 && d != 0 && d != all {
+			return
+		}
+		for _, x := range internal {
+			if xd := x & d; busy && xd != 0 && xd != x && x&a == 0 {
+				return
+			}
+		}
+		best = max(best, mem)
+	})
+	return best
+}
+
+// forEachCut calls visit(d, a, mem) for every downset d of the leaves
+// (bitmasks) and every set a of ready leaves (all predecessors in d, not in
+// d) with |a| ≤ p, a = ∅ included; mem = Σ_{d} s + Σ_{a} m.
+func forEachCut(root *bnode, leaves []*bnode, p int, visit func(d, a uint64, mem int64)) {
+	n := len(leaves)
+	if n > 63 {
+		panic("forEachCut: too many leaves")
+	}
+	prec := precedes(root, n)
+	pred := make([]uint64, n)
+	for x := range n {
+		for y := range n {
+			if prec[x][y] {
+				pred[y] |= 1 << x
+			}
+		}
+	}
 	seen := map[uint64]bool{0: true}
 	stack := []uint64{0}
 	var ready []int
-	var partial []uint64
 	for len(stack) > 0 {
 		d := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -71,33 +88,9 @@ func oracleBCuts(root *bnode, leaves []*bnode, p int, busy bool) int64 {
 				ready = append(ready, e)
 			}
 		}
-		if d == 0 || d == all {
-			best = max(best, sumD) // A = ∅
-		}
-		partial = partial[:0]
-		for _, x := range internal {
-			if !busy {
-				break
-			}
-			if xd := x & d; xd != 0 && xd != x {
-				partial = append(partial, x)
-			}
-		}
-		// Enumerate A ⊆ ready, 1 ≤ |A| ≤ p.
 		var pick func(from int, a uint64, k int, mem int64)
 		pick = func(from int, a uint64, k int, mem int64) {
-			if k > 0 {
-				ok := true
-				for _, x := range partial {
-					if x&a == 0 {
-						ok = false
-						break
-					}
-				}
-				if ok {
-					best = max(best, sumD+mem)
-				}
-			}
+			visit(d, a, sumD+mem)
 			if k == p {
 				return
 			}
@@ -114,7 +107,6 @@ func oracleBCuts(root *bnode, leaves []*bnode, p int, busy bool) int64 {
 			}
 		}
 	}
-	return best
 }
 
 // wsWorker is one worker of Oracle C: the leaf it runs (-1 when idle) and

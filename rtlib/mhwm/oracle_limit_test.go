@@ -362,15 +362,6 @@ func limitBoundCuts(root *bnode, leaves []*bnode, p int, visit func(d, a uint64)
 	}
 	w := newWSMachine(root, n)
 	blocks, _, _ := limitBlocks(w)
-	prec := precedes(root, n)
-	pred := make([]uint64, n)
-	for x := range n {
-		for y := range n {
-			if prec[x][y] {
-				pred[y] |= 1 << x
-			}
-		}
-	}
 	var internal []uint64
 	for i, b := range w.nodes {
 		if b.kind != 'e' {
@@ -420,47 +411,14 @@ func limitBoundCuts(root *bnode, leaves []*bnode, p int, visit func(d, a uint64)
 	}
 
 	best := max(0, root.sum)
-	seen := map[uint64]bool{0: true}
-	stack := []uint64{0}
-	var ready []int
-	for len(stack) > 0 {
-		d := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		var sumD int64
-		ready = ready[:0]
-		for e := range n {
-			switch {
-			case d&(1<<e) != 0:
-				sumD += leaves[e].s
-			case pred[e]&^d == 0:
-				ready = append(ready, e)
+	forEachCut(root, leaves, p, func(d, a uint64, mem int64) {
+		if (visit != nil || mem > best) && valid(d, a) {
+			best = max(best, mem)
+			if visit != nil {
+				visit(d, a)
 			}
 		}
-		// Enumerate A ⊆ ready, 0 ≤ |A| ≤ p.
-		var pick func(from int, a uint64, k int, mem int64)
-		pick = func(from int, a uint64, k int, mem int64) {
-			if (visit != nil || sumD+mem > best) && valid(d, a) {
-				best = max(best, sumD+mem)
-				if visit != nil {
-					visit(d, a)
-				}
-			}
-			if k == p {
-				return
-			}
-			for i := from; i < len(ready); i++ {
-				e := ready[i]
-				pick(i+1, a|1<<e, k+1, mem+leaves[e].m)
-			}
-		}
-		pick(0, 0, 0, 0)
-		for _, e := range ready {
-			if nd := d | 1<<e; !seen[nd] {
-				seen[nd] = true
-				stack = append(stack, nd)
-			}
-		}
-	}
+	})
 	return best
 }
 
