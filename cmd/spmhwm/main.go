@@ -63,6 +63,9 @@ func report(w io.Writer, name string, res *mhwm.Result, names map[mhwm.Site]stri
 	fmt.Fprintf(w, "%s: %d strands, %d spawns, span %d strands, parallelism %.2f\n",
 		name, res.Strands, res.Spawns, res.Span, res.Parallelism())
 	fmt.Fprintf(w, "serial (child-first) peak: %s\n", human(res.SerialPeak))
+	for _, why := range res.Inexact {
+		fmt.Fprintf(w, "exact: false: %s\n", why)
+	}
 	if t := res.Threshold; t != nil {
 		verdict := fmt.Sprintf("MHWM_%d < %s", t.P, human(t.M))
 		if t.AtLeastHalf {

@@ -9,7 +9,7 @@ import (
 // summary.
 type tnode struct {
 	kind   byte // 'e' leaf, ';' series, '|' parallel, 'L' limited block
-	strand int32
+	strand int
 	x, y   *tnode
 	c      Comp
 	parts  []*tnode // 'L': c0, A1, c1, …, Ak, ck
@@ -34,7 +34,11 @@ var trivialNode = &tnode{kind: ';', c: Identity()}
 func (a *treeAlg) leaf(m, s int64) *tnode {
 	i := a.next
 	a.next++
-	return &tnode{kind: 'e', strand: int32(i), c: Leaf(m, s)}
+	c := Leaf(m, s)
+	if i < len(a.t.strands) && a.t.strands[i].active() {
+		c.Trivial = false // it moves bytes between sites
+	}
+	return &tnode{kind: 'e', strand: i, c: c}
 }
 func (a *treeAlg) identity() *tnode { return trivialNode }
 func (a *treeAlg) series(x, y *tnode) *tnode {
@@ -185,6 +189,7 @@ const (
 
 type picker struct {
 	p     int
+	stack []*tnode // addAll's
 	t     *trace
 	sites map[Site]*SiteShare
 	anti  []int64
@@ -208,67 +213,84 @@ func (pk *picker) add(v []SiteBytes, how share) {
 	}
 }
 
-// addAll charges the net bytes of every strand of x.
+// addAll charges the net bytes of every strand of x. It walks the tree
+// with an explicit stack: a scope's chain of blocks is as deep as the scope
+// is long.
 func (pk *picker) addAll(x *tnode, how share) {
-	for x != nil {
-		switch x.kind {
-		case 'e':
+	stack := append(pk.stack[:0], x)
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		switch {
+		case x == nil:
+		case x.kind == 'e':
 			r := pk.t.strands[x.strand]
 			pk.add(pk.t.sites[r.tot0:r.tot1], how)
-			return
-		case 'L':
-			for _, part := range x.parts {
-				pk.addAll(part, how)
-			}
-			return
+		case x.kind == 'L':
+			stack = append(stack, x.parts...)
+		default:
+			stack = append(stack, x.x, x.y)
 		}
-		pk.addAll(x.x, how)
-		x = x.y
 	}
+	pk.stack = stack
+}
+
+// pickTask is a pending backtrack: the antichain of exactly k strands of x.
+type pickTask struct {
+	x         *tnode
+	k         int
+	asPartner bool
 }
 
 // pick backtracks the antichain of exactly k strands that attains x.c.R[k]
 // (spec §8.2), with deterministic ties: left first in series, smallest j in
-// parallel.
+// parallel. Pending parallel partners wait on an explicit stack.
 func (pk *picker) pick(x *tnode, k int, asPartner bool) {
-	for {
-		if k == 0 { // R[0] = max(0, S): finished as a whole, or not started
-			if x.c.S > 0 {
-				how := completed
-				if asPartner {
-					how = suspended
+	todo := []pickTask{{x, k, asPartner}}
+	for len(todo) > 0 {
+		t := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		x, k, asPartner := t.x, t.k, t.asPartner
+	walk:
+		for {
+			if k == 0 { // R[0] = max(0, S): finished as a whole, or not started
+				if x.c.S > 0 {
+					how := completed
+					if asPartner {
+						how = suspended
+					}
+					pk.addAll(x, how)
 				}
-				pk.addAll(x, how)
+				break
 			}
-			return
-		}
-		switch x.kind {
-		case 'L':
-			pk.pickLimited(x, k)
-			return
-		case 'e':
-			r := pk.t.strands[x.strand]
-			pk.anti = append(pk.anti, r.serial)
-			pk.add(pk.t.sites[r.tot1:r.pk1], running)
-			return
-		case ';':
-			if k < len(x.x.c.R) && x.x.c.R[k] == x.c.R[k] {
-				x = x.x
-				continue
+			switch x.kind {
+			case 'L':
+				pk.pickLimited(x, k)
+				break walk
+			case 'e':
+				r := pk.t.strands[x.strand]
+				pk.anti = append(pk.anti, r.serial)
+				pk.add(pk.t.sites[r.tot1:r.pk1], running)
+				break walk
+			case ';':
+				if k < len(x.x.c.R) && x.x.c.R[k] == x.c.R[k] {
+					x = x.x
+					continue
+				}
+				pk.addAll(x.x, completed)
+				x = x.y
+			case '|':
+				ax, ay := len(x.x.c.R)-1, len(x.y.c.R)-1
+				j := max(0, k-ay)
+				for j <= min(k, ax) && x.x.c.R[j]+x.y.c.R[k-j] != x.c.R[k] {
+					j++
+				}
+				if j > min(k, ax) { // cannot happen: R[k] is one of these sums
+					break walk
+				}
+				todo = append(todo, pickTask{x.x, j, true})
+				x, k, asPartner = x.y, k-j, true
 			}
-			pk.addAll(x.x, completed)
-			x = x.y
-		case '|':
-			ax, ay := len(x.x.c.R)-1, len(x.y.c.R)-1
-			j := max(0, k-ay)
-			for j <= min(k, ax) && x.x.c.R[j]+x.y.c.R[k-j] != x.c.R[k] {
-				j++
-			}
-			if j > min(k, ax) { // cannot happen: R[k] is one of these sums
-				return
-			}
-			pk.pick(x.x, j, true)
-			x, k, asPartner = x.y, k-j, true
 		}
 	}
 }
@@ -282,7 +304,8 @@ func (r *Result) Attribute(q int) (*Attribution, error) {
 	if q < 0 || q > r.PMax {
 		return nil, fmt.Errorf("mhwm: q = %d outside 0..%d", q, r.PMax)
 	}
-	root, err := replay(r.trace, r.PMax)
+	r.replayOnce.Do(func() { r.tree, r.treeErr = replay(r.trace, r.PMax) })
+	root, err := r.tree, r.treeErr
 	if err != nil {
 		return nil, err
 	}

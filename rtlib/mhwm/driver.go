@@ -1,5 +1,7 @@
 package mhwm
 
+import "fmt"
+
 // algebra is what the online driver needs from a summary domain: the exact
 // R arrays (Comp, *Block) or the threshold triples (Approx, *ApproxBlock).
 type algebra[C any, B any] interface {
@@ -100,6 +102,8 @@ func (x span) max(y span) span  { return span{max(x.n, y.n), max(x.d, y.d)} }
 type frame[C any, B any] struct {
 	spawned bool // a spawned task (ended by Return), else a call (CallReturn)
 	limit   int  // errgroup limit of the open or next block, 0 = none
+	big     int  // a limit above MaxLimit, not modelled: checked at the sync
+	kids    int  // spawns into the open block
 	acc     C    // series of everything completed in this scope
 	open    bool // a sync block is open
 	blk     B
@@ -116,8 +120,9 @@ type frame[C any, B any] struct {
 type driver[C any, B any, A algebra[C, B]] struct {
 	alg     A
 	frames  []frame[C, B]
-	blocks  []B // recycled block states
-	limited int // frames with a limit: below them nothing is skipped
+	blocks  []B      // recycled block states
+	limited int      // frames with a limit: below them nothing is skipped
+	inexact []string // why a figure is not exact
 }
 
 func (d *driver[C, B, A]) init(alg A) {
@@ -164,9 +169,16 @@ func resetBlock(b any, limit int) {
 	}
 }
 
-// setLimit gives the next block of the top frame a limit (0: none).
+// setLimit gives the next block of the top frame a limit (0: none). A
+// limit above MaxLimit is not modelled (its state would be O(p·limit)): the
+// block is analysed without it, which is exact unless the block spawns more
+// than limit children, and then says so.
 func (d *driver[C, B, A]) setLimit(limit int) {
 	f := d.top()
+	f.big = 0
+	if limit > MaxLimit {
+		f.big, limit = limit, 0
+	}
 	if (f.limit > 0) != (limit > 0) {
 		if limit > 0 {
 			d.limited++
@@ -194,6 +206,7 @@ func (d *driver[C, B, A]) topOpen() bool    { return d.top().open }
 func (d *driver[C, B, A]) spawn(m, s, dur int64) {
 	e, es := d.leafOf(m, s, dur)
 	f := d.top()
+	f.kids++
 	if !f.open {
 		d.openBlock(f)
 		d.alg.addCont(f.blk, e) // c0
@@ -219,6 +232,10 @@ func (d *driver[C, B, A]) closeBlock(f *frame[C, B], e C, es span) {
 		f.limit = 0
 		d.limited--
 	}
+	if f.big > 0 && f.kids > f.big && len(d.inexact) < 10 {
+		d.inexact = append(d.inexact, fmt.Sprintf("a block spawned %d children under errgroup limit %d, above the %d that spgo models exactly: its figures ignore the limit", f.kids, f.big, MaxLimit))
+	}
+	f.big, f.kids = 0, 0
 	f.cont, f.contSpan = d.alg.identity(), span{}
 	f.acc = d.alg.series(f.acc, x)
 	f.accSpan = f.accSpan.plus(xs)

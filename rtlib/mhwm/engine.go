@@ -1,6 +1,9 @@
 package mhwm
 
-import "fmt"
+import (
+	"fmt"
+	"sync"
+)
 
 // Site identifies an allocation site (a source line, in spgo). Site 0 is
 // "(unattributed)": allocations below a sampling threshold, frees of blocks
@@ -10,6 +13,18 @@ type Site int32
 // MaxP is the largest processor bound an Engine accepts. Exact mode keeps
 // O(P) words per open scope and spends O(P) per fold at least.
 const MaxP = 1 << 16
+
+// MaxLimit is the largest errgroup limit modelled exactly: a limited block
+// costs O(P·min(limit, children)) per fold. A larger limit is exact only for
+// blocks with at most that many children; others are reported inexact.
+const MaxLimit = 1024
+
+// MaxBytes bounds the bytes a run may allocate in total, and MaxWork the
+// time units it may report, so that no water mark overflows int64.
+const (
+	MaxBytes = 1 << 62
+	MaxWork  = 1 << 62
+)
 
 // Config selects what an Engine computes.
 type Config struct {
@@ -61,6 +76,7 @@ type Engine struct {
 
 	cur, peak, dur        int64 // current strand
 	serialCur, serialPeak int64
+	allocated             int64 // total bytes allocated
 	strands, spawns       int64
 	workTime              int64
 
@@ -119,6 +135,13 @@ func (e *Engine) Alloc(site Site, n int64) error {
 	if n < 0 {
 		return e.fail("alloc", "negative size %d", n)
 	}
+	if site < 0 {
+		return e.fail("alloc", "negative site %d", site)
+	}
+	if n > MaxBytes-e.allocated {
+		return e.fail("alloc", "the run would allocate more than 2^62 bytes in total")
+	}
+	e.allocated += n
 	e.cur += n
 	e.peak = max(e.peak, e.cur)
 	e.serialCur += n
@@ -139,6 +162,9 @@ func (e *Engine) Free(site Site, n int64) error {
 	if n < 0 {
 		return e.fail("free", "negative size %d", n)
 	}
+	if site < 0 {
+		return e.fail("free", "negative site %d", site)
+	}
 	if n > e.serialCur {
 		return e.fail("free", "frees %d bytes but only %d are live", n, e.serialCur)
 	}
@@ -158,6 +184,9 @@ func (e *Engine) Work(d int64) error {
 	}
 	if d < 0 {
 		return e.fail("work", "negative duration %d", d)
+	}
+	if d > MaxWork-e.workTime-e.dur {
+		return e.fail("work", "the run's total work would exceed 2^62")
 	}
 	e.dur += d
 	return nil
@@ -269,7 +298,8 @@ func (e *Engine) CallReturn() error {
 // be below or ABOVE the unlimited figure (a parent blocked in Go keeps its
 // memory without using a processor). The limit governs one block: set it
 // again for the group's next block. A negative limit removes it. Limits
-// need exact mode.
+// need exact mode. Limits above MaxLimit are exact only for blocks with at
+// most that many children; Result.Exact says when one was not.
 func (e *Engine) SetLimit(limit int) error {
 	if err := e.check("setlimit"); err != nil {
 		return err
@@ -302,6 +332,7 @@ func (e *Engine) Exit() (*Result, error) {
 	m, s, dur := e.endStrand()
 	e.exited = true
 	res := &Result{
+		Exact:      true,
 		PMax:       e.cfg.P,
 		Net:        e.serialCur,
 		SerialPeak: e.serialPeak,
@@ -311,6 +342,9 @@ func (e *Engine) Exit() (*Result, error) {
 	}
 	if e.exact != nil {
 		g, sp := e.exact.exit(m, s, dur)
+		if len(e.exact.inexact) > 0 {
+			res.Exact, res.Inexact = false, e.exact.inexact
+		}
 		res.R = append([]int64(nil), g.R...)
 		res.MHWM = make([]int64, e.cfg.P+1)
 		for q := range res.MHWM {
@@ -332,6 +366,11 @@ func (e *Engine) Exit() (*Result, error) {
 
 // Result is what one root's run established.
 type Result struct {
+	// Exact is false when a figure is not the exact worst case; Inexact
+	// says why. Threshold mode answers its question exactly.
+	Exact   bool
+	Inexact []string
+
 	PMax int
 	// MHWM[q] is the q-processor memory high-water mark for 0 ≤ q ≤ PMax
 	// (exact mode; nil in threshold mode). MHWM[0] = max(0, Net).
@@ -351,7 +390,10 @@ type Result struct {
 	// Threshold is set in threshold mode.
 	Threshold *ThresholdResult
 
-	trace *trace
+	trace      *trace
+	replayOnce sync.Once // the tree rebuilt from trace, for Attribute
+	tree       *tnode
+	treeErr    error
 }
 
 // ThresholdResult answers the threshold question for (M, P).

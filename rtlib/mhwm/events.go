@@ -20,7 +20,8 @@ import (
 //	limit 4                errgroup SetLimit(4) for the scope's next block
 //	spawn | return | sync | call | callreturn
 //
-// The stream ends with an implicit exit. Errors name the line.
+// The stream ends with an implicit exit. Errors name the line; lines are at
+// most 1 MiB long.
 func Replay(r io.Reader, cfg Config) (*Result, map[Site]string, error) {
 	e, err := New(cfg)
 	if err != nil {
@@ -28,6 +29,7 @@ func Replay(r io.Reader, cfg Config) (*Result, map[Site]string, error) {
 	}
 	names := map[Site]string{}
 	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
 	line := 0
 	for sc.Scan() {
 		line++
@@ -114,6 +116,11 @@ func replayLine(e *Engine, names map[Site]string, f []string) error {
 		}
 		return e.Work(n)
 	}
+	switch f[0] {
+	case "spawn", "return", "sync", "call", "callreturn":
+	default:
+		return fmt.Errorf("unknown event %q", f[0])
+	}
 	if err := want(0); err != nil {
 		return err
 	}
@@ -126,8 +133,6 @@ func replayLine(e *Engine, names map[Site]string, f []string) error {
 		return e.Sync()
 	case "call":
 		return e.Call()
-	case "callreturn":
-		return e.CallReturn()
 	}
-	return fmt.Errorf("unknown event %q", f[0])
+	return e.CallReturn()
 }

@@ -29,20 +29,17 @@ package mhwm
 // limitedReset prepares b for a limited block.
 func (b *Block) limitedReset(limit int) {
 	b.lim = limit
-	b.pu = append(b.pu[:0], make([]int64, limit+1)...)
-	for u := range b.pu {
-		b.pu[u] = neg
-	}
-	b.pu[0] = 0
+	b.pu = append(b.pu[:0], 0) // pu[0][0]; u ≤ min(L, children) so far
 	b.seq = append(b.seq[:0], neg)
 	b.kids = 0
 }
 
-// at returns a pointer to pu[k][u].
-func (b *Block) at(k, u int) *int64 { return &b.pu[k*(b.lim+1)+u] }
+// width returns the number of u values pu holds per k: u never exceeds the
+// children folded so far, nor L.
+func (b *Block) width() int { return min(b.lim, b.kids) + 1 }
 
 // limAP returns the largest k of pu.
-func (b *Block) limAP() int { return len(b.pu)/(b.lim+1) - 1 }
+func (b *Block) limAP() int { return len(b.pu)/b.width() - 1 }
 
 func grow(s []int64, n int) []int64 {
 	for len(s) < n {
@@ -62,10 +59,11 @@ func (b *Block) limitedContinuation(c Comp) {
 	top := min(b.p, aP+aC)
 	// pmax[k] = max over u of pu[k][u].
 	pmax := b.scratch[:0]
+	w := b.width()
 	for k := 0; k <= aP; k++ {
 		m := int64(neg)
-		for u := 0; u <= b.lim; u++ {
-			m = max(m, *b.at(k, u))
+		for _, v := range b.pu[k*w : k*w+w] {
+			m = max(m, v)
 		}
 		pmax = append(pmax, m)
 	}
@@ -93,7 +91,7 @@ func (b *Block) limitedContinuation(c Comp) {
 }
 
 func (b *Block) limitedSpawn(a Comp) {
-	L, w := b.lim, b.lim+1
+	L, ow := b.lim, b.width()
 	// A parent that reaches this fork with L children unfinished blocks:
 	// the seq states are final.
 	b.I = grow(b.I, len(b.seq))
@@ -103,8 +101,8 @@ func (b *Block) limitedSpawn(a Comp) {
 	}
 	aP, aA := b.limAP(), len(a.R)-1
 	top := min(b.p, aP+aA)
-	uTop := min(L, b.kids+1) // u cannot exceed the children spawned
 	b.kids++
+	w := b.width()
 	old := b.pu
 	b.pu = grow(b.scratch[:0], (top+1)*w)
 	b.scratch = old
@@ -115,17 +113,17 @@ func (b *Block) limitedSpawn(a Comp) {
 		row := b.pu[k*w : k*w+w]
 		var orow []int64 // old pu[k], nil past aP
 		if k <= aP {
-			orow = old[k*w : k*w+w]
+			orow = old[k*ow : k*ow+ow]
 			if k >= 1 {
 				addIf(&b.S[k], a.S) // old tails: the child completes too
 			}
 		}
 		sk, seqk, ik := b.S[k], b.seq[k], b.I[k]
-		for u := 0; u <= uTop; u++ {
+		for u := 0; u < w; u++ {
 			v := int64(neg)
 			if orow != nil {
-				if x := orow[u]; u < L && x != neg { // child done
-					v = x + a.S
+				if u < ow && u < L && orow[u] != neg { // child done
+					v = orow[u] + a.S
 				}
 				if u >= 1 {
 					v = max(v, orow[u-1]) // child spawned, not started
@@ -134,7 +132,7 @@ func (b *Block) limitedSpawn(a Comp) {
 			if u >= 1 { // child running with j ≥ 1 strands
 				m := int64(neg)
 				for j := max(1, k-aP); j <= min(k, aA); j++ {
-					if x := old[(k-j)*w+u-1]; x != neg {
+					if x := old[(k-j)*ow+u-1]; x != neg {
 						m = max(m, x+a.R[j])
 					}
 				}

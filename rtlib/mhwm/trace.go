@@ -35,9 +35,14 @@ type SiteBytes struct {
 type strandRec struct {
 	m, s       int64
 	serial     int64 // 1-based serial number of the strand in the run
-	tot0, tot1 int32 // tot = sites[tot0:tot1]
-	pk1        int32 // pk = sites[tot1:pk1]
+	tot0, tot1 int   // tot = sites[tot0:tot1]
+	pk1        int   // pk = sites[tot1:pk1]
 }
+
+// active reports whether the strand matters to the MHWM or to attribution:
+// a strand with m = s = 0 that freed one site's bytes and allocated as many
+// at another still moves bytes between sites.
+func (r strandRec) active() bool { return r.m != 0 || r.s != 0 || r.tot1 > r.tot0 }
 
 type trace struct {
 	toks    []token
@@ -48,11 +53,11 @@ type trace struct {
 
 // recFrame is the recorder's view of one open scope.
 type recFrame struct {
-	spawned              bool
-	toks, strands, sites int  // trace lengths at the scope's spawn token
-	active               bool // holds a strand with m ≠ 0 or s ≠ 0
-	liveSpawns           int  // spawn tokens of the open block left in the trace
-	limited              bool // its open or next block has a limit
+	spawned                      bool
+	toks, strands, sites, limits int  // trace lengths at the scope's spawn token
+	active                       bool // holds a strand with m ≠ 0 or s ≠ 0
+	liveSpawns                   int  // spawn tokens of the open block left in the trace
+	limited                      bool // its open or next block has a limit
 }
 
 // recorder builds the trace during the run.
@@ -62,9 +67,8 @@ type recorder struct {
 	serial  int64
 	merge   bool // the next strand record continues the last one
 	frames  []recFrame
-	limited int     // frames with a limit: nothing below them is cut
-	dense   []int64 // per-site scratch for aggregation
-	touched []Site
+	limited int         // frames with a limit: nothing below them is cut
+	scratch []SiteBytes // for aggregation
 }
 
 func newRecorder() *recorder {
@@ -75,37 +79,29 @@ func (r *recorder) alloc(site Site, n int64) { r.log = append(r.log, SiteBytes{s
 
 func (r *recorder) top() *recFrame { return &r.frames[len(r.frames)-1] }
 
-// aggregate appends the per-site sums of evs to r.t.sites, in site order.
+// aggregate appends the per-site sums of evs to r.t.sites, in site order,
+// leaving out sites whose sum is 0.
 func (r *recorder) aggregate(evs []SiteBytes) {
-	for _, ev := range evs {
-		if int(ev.Site) >= len(r.dense) {
-			r.dense = append(r.dense, make([]int64, int(ev.Site)+1-len(r.dense))...)
+	sorted := append(r.scratch[:0], evs...)
+	slices.SortFunc(sorted, func(a, b SiteBytes) int { return int(a.Site) - int(b.Site) })
+	r.scratch = sorted
+	for i := 0; i < len(sorted); {
+		site, sum := sorted[i].Site, int64(0)
+		for ; i < len(sorted) && sorted[i].Site == site; i++ {
+			sum += sorted[i].Bytes
 		}
-		if r.dense[ev.Site] == 0 {
-			r.touched = append(r.touched, ev.Site)
+		if sum != 0 {
+			r.t.sites = append(r.t.sites, SiteBytes{site, sum})
 		}
-		r.dense[ev.Site] += ev.Bytes
 	}
-	slices.Sort(r.touched) // a site whose sum returned to 0 may be listed twice
-	r.touched = slices.Compact(r.touched)
-	for _, s := range r.touched {
-		if v := r.dense[s]; v != 0 {
-			r.t.sites = append(r.t.sites, SiteBytes{s, v})
-		}
-		r.dense[s] = 0
-	}
-	r.touched = r.touched[:0]
 }
 
 // endStrand records the strand that just ended with summary (m, s).
 func (r *recorder) endStrand(m, s int64) {
 	r.serial++
-	if m != 0 || s != 0 {
-		r.top().active = true
-	}
-	tot0 := int32(len(r.t.sites))
+	tot0 := len(r.t.sites)
 	r.aggregate(r.log)
-	tot1 := int32(len(r.t.sites))
+	tot1 := len(r.t.sites)
 	peakAt := 0 // events up to the first index where the running sum is m
 	if m > 0 {
 		run := int64(0)
@@ -119,7 +115,10 @@ func (r *recorder) endStrand(m, s int64) {
 	}
 	r.aggregate(r.log[:peakAt])
 	r.log = r.log[:0]
-	rec := strandRec{m: m, s: s, serial: r.serial, tot0: tot0, tot1: tot1, pk1: int32(len(r.t.sites))}
+	rec := strandRec{m: m, s: s, serial: r.serial, tot0: tot0, tot1: tot1, pk1: len(r.t.sites)}
+	if rec.active() {
+		r.top().active = true
+	}
 	if r.merge {
 		r.merge = false
 		last := len(r.t.strands) - 1
@@ -132,26 +131,27 @@ func (r *recorder) endStrand(m, s int64) {
 // mergeRecs returns the strand "a then b" as one record, written at the end
 // of the site array; a's and b's vectors must be the array's last entries.
 func (r *recorder) mergeRecs(a, b strandRec) strandRec {
-	vec := func(lo, hi int32) []SiteBytes { return slices.Clone(r.t.sites[lo:hi]) }
+	vec := func(lo, hi int) []SiteBytes { return slices.Clone(r.t.sites[lo:hi]) }
 	aTot, aPk := vec(a.tot0, a.tot1), vec(a.tot1, a.pk1)
 	bTot, bPk := vec(b.tot0, b.tot1), vec(b.tot1, b.pk1)
 	r.t.sites = r.t.sites[:a.tot0]
 	out := strandRec{m: max(a.m, a.s+b.m), s: a.s + b.s, serial: a.serial, tot0: a.tot0}
 	r.aggregate(append(aTot, bTot...))
-	out.tot1 = int32(len(r.t.sites))
+	out.tot1 = len(r.t.sites)
 	if a.m >= a.s+b.m { // the first moment of the peak is in a
 		r.aggregate(aPk)
 	} else {
 		r.aggregate(append(aTot, bPk...))
+		out.serial = b.serial
 	}
-	out.pk1 = int32(len(r.t.sites))
+	out.pk1 = len(r.t.sites)
 	return out
 }
 
 func (r *recorder) spawn(m, s int64) {
 	r.endStrand(m, s)
 	r.top().liveSpawns++
-	r.frames = append(r.frames, recFrame{spawned: true, toks: len(r.t.toks), strands: len(r.t.strands), sites: len(r.t.sites)})
+	r.frames = append(r.frames, recFrame{spawned: true, toks: len(r.t.toks), strands: len(r.t.strands), sites: len(r.t.sites), limits: len(r.t.limits)})
 	r.t.toks = append(r.t.toks, tokSpawn)
 }
 
@@ -168,6 +168,7 @@ func (r *recorder) ret(m, s int64) {
 	r.t.toks = r.t.toks[:f.toks]
 	r.t.strands = r.t.strands[:f.strands]
 	r.t.sites = r.t.sites[:f.sites]
+	r.t.limits = r.t.limits[:f.limits]
 	r.top().liveSpawns--
 	r.merge = true
 }
@@ -185,8 +186,8 @@ func (r *recorder) pop() recFrame {
 // setLimit records a limit for the top frame's next block (0: none).
 func (r *recorder) setLimit(limit int) {
 	f := r.top()
-	if f.limited != (limit > 0) {
-		f.limited = limit > 0
+	if lim := limit > 0 && limit <= MaxLimit; f.limited != lim { // as the driver
+		f.limited = lim
 		if f.limited {
 			r.limited++
 		} else {
