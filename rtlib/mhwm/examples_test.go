@@ -106,21 +106,9 @@ func TestThresholdTable(t *testing.T) {
 // its peak (running 10), A1 finished and suspended (10), the parent's 5.
 func TestAttributionExample(t *testing.T) {
 	prog := []op{alloc(5, 1), spawn(alloc(10, 2)), spawn(alloc(10, 3)), syncOp, free(5, 1), free(10, 2), free(10, 3)}
-	e, _ := New(Config{P: 3, Attribution: true})
-	res, err := run(e, prog)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := res.Attribute(1)
-	if err != nil {
-		t.Fatal(err)
-	}
 	// Ties go to the fewest strands, then left first: A1 (site 2) is the
 	// suspended companion and A2 (site 3) runs at its peak.
-	want := []SiteShare{{Site: 1, Completed: 5}, {Site: 2, Suspended: 10}, {Site: 3, Running: 10}}
-	if a.MHWM != 25 || !slices.Equal(a.Sites, want) || len(a.Antichain) != 1 {
-		t.Fatalf("attribution %+v, want MHWM 25, sites %v, one strand", a, want)
-	}
+	res := checkAttribution(t, prog, 3, 1, 25, 1, []SiteShare{{Site: 1, Completed: 5}, {Site: 2, Suspended: 10}, {Site: 3, Running: 10}})
 	d, err := res.Diff(1, 2)
 	if err != nil {
 		t.Fatal(err)
@@ -312,4 +300,23 @@ func replayFile(t *testing.T, name string, cfg Config) (*Result, map[Site]string
 		t.Fatal(err)
 	}
 	return res, names
+}
+
+// checkAttribution runs prog with attribution at processor bound p and
+// checks the attribution of MHWM_q: its value, antichain size and sites.
+func checkAttribution(t *testing.T, prog []op, p, q int, mhwm int64, strands int, sites []SiteShare) *Result {
+	t.Helper()
+	e, _ := New(Config{P: p, Attribution: true})
+	res, err := run(e, prog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := res.Attribute(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.MHWM != mhwm || !slices.Equal(a.Sites, sites) || len(a.Antichain) != strands {
+		t.Fatalf("attribution %+v, want MHWM %d, sites %v, %d strands", a, mhwm, sites, strands)
+	}
+	return res
 }

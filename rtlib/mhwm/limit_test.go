@@ -137,19 +137,7 @@ func TestSetLimitErrors(t *testing.T) {
 // held while it is blocked in Go (suspended).
 func TestLimitedAttributionBlockedParent(t *testing.T) {
 	prog := []op{{kind: opLimit, n: 1}, spawn(alloc(10, 2), free(10, 2)), alloc(100, 3), spawn(), free(100, 3), syncOp}
-	e, _ := New(Config{P: 2, Attribution: true})
-	res, err := run(e, prog)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := res.Attribute(1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []SiteShare{{Site: 2, Running: 10}, {Site: 3, Suspended: 100}}
-	if a.MHWM != 110 || !slices.Equal(a.Sites, want) || len(a.Antichain) != 1 {
-		t.Fatalf("got %+v, want 110 with %v", a, want)
-	}
+	checkAttribution(t, prog, 2, 1, 110, 1, []SiteShare{{Site: 2, Running: 10}, {Site: 3, Suspended: 100}})
 }
 
 // TestLimitedExample replays the bundled limited stream and checks its

@@ -39,21 +39,9 @@ func TestCutChildDropsItsLimit(t *testing.T) {
 // A strand with m = s = 0 that moves bytes between sites keeps its sites.
 func TestSiteMovingStrand(t *testing.T) {
 	prog := []op{alloc(5, 2), spawn(alloc(1, 4)), syncOp, free(5, 2), alloc(5, 1), spawn(alloc(10, 3)), syncOp}
-	e, _ := New(Config{P: 1, Attribution: true})
-	res, err := run(e, prog)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := res.Attribute(1)
-	if err != nil {
-		t.Fatal(err)
-	}
 	// All 16 bytes are still live at the end: no processor is needed, and
 	// site 2's block was freed (its bytes moved to site 1).
-	want := []SiteShare{{Site: 1, Completed: 5}, {Site: 3, Completed: 10}, {Site: 4, Completed: 1}}
-	if a.MHWM != 16 || !slices.Equal(a.Sites, want) {
-		t.Fatalf("got %+v, want 16 with %v", a, want)
-	}
+	checkAttribution(t, prog, 1, 1, 16, 0, []SiteShare{{Site: 1, Completed: 5}, {Site: 3, Completed: 10}, {Site: 4, Completed: 1}})
 }
 
 // Sites must be non-negative; a large one costs nothing special.
