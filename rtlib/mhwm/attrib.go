@@ -31,12 +31,12 @@ type treeBlock struct {
 
 var trivialNode = &tnode{kind: ';', c: Identity()}
 
-func (a *treeAlg) leaf(m, s int64) *tnode {
+func (a *treeAlg) leaf(m, s int64, keep bool) *tnode {
 	i := a.next
 	a.next++
 	c := Leaf(m, s)
-	if i < len(a.t.strands) && a.t.strands[i].active() {
-		c.Trivial = false // it moves bytes between sites
+	if keep || i < len(a.t.strands) && a.t.strands[i].active() {
+		c.Trivial = false // under a limit, or it moves bytes between sites
 	}
 	return &tnode{kind: 'e', strand: i, c: c}
 }
@@ -59,13 +59,7 @@ func (a *treeAlg) parallel(x, y *tnode) *tnode {
 	}
 	return &tnode{kind: '|', x: x, y: y, c: Parallel(x.c, y.c, a.p)}
 }
-func (a *treeAlg) newBlock(limit int) *treeBlock { return &treeBlock{limit: limit} }
-func (a *treeAlg) keep(c *tnode) *tnode {
-	if c.c.Trivial && c != trivialNode {
-		c.c.Trivial = false
-	}
-	return c
-}
+func (a *treeAlg) newBlock(limit int) *treeBlock   { return &treeBlock{limit: limit} }
 func (a *treeAlg) addCont(b *treeBlock, c *tnode)  { b.parts = append(b.parts, c) }
 func (a *treeAlg) addSpawn(b *treeBlock, c *tnode) { b.parts = append(b.parts, c) }
 

@@ -217,7 +217,7 @@ func BenchmarkTraceSize(b *testing.B) {
 	}
 }
 
-// BenchmarkEngineLimited runs the flat shape (10 × 10^5 spawns) with an
+// BenchmarkEngineLimited runs 10 × 10^4 spawns under one sync each, with an
 // errgroup limit on every block: limited blocks cost O(p·L) per spawn.
 func BenchmarkEngineLimited(b *testing.B) {
 	for _, p := range []int{8, 64, 128} {
@@ -228,7 +228,7 @@ func BenchmarkEngineLimited(b *testing.B) {
 					e, _ := New(Config{P: p})
 					for r := 0; r < 10; r++ {
 						e.SetLimit(limit)
-						flat(e, 100000, nil)
+						flat(e, 10000, nil)
 					}
 					res, err := e.Exit()
 					if err != nil {

@@ -5,8 +5,7 @@ import "fmt"
 // algebra is what the online driver needs from a summary domain: the exact
 // R arrays (Comp, *Block) or the threshold triples (Approx, *ApproxBlock).
 type algebra[C any, B any] interface {
-	leaf(m, s int64) C
-	keep(c C) C // marks c memory-active, so that no combinator skips it
+	leaf(m, s int64, keep bool) C // keep: never skip it, even if m = s = 0
 	identity() C
 	series(x, y C) C
 	newBlock(limit int) B // limit 0: none
@@ -37,15 +36,13 @@ func (a *exactAlg) release(c Comp) {
 	}
 }
 
-func (a *exactAlg) leaf(m, s int64) Comp {
+func (a *exactAlg) leaf(m, s int64, keep bool) Comp {
 	r := a.get()[:2]
 	r[0], r[1] = max(0, s), m
-	return Comp{R: r, S: s, Trivial: m == 0 && s == 0}
+	return Comp{R: r, S: s, Trivial: m == 0 && s == 0 && !keep}
 }
 
 func (a *exactAlg) identity() Comp { return Identity() }
-
-func (a *exactAlg) keep(c Comp) Comp { c.Trivial = false; return c }
 
 func (a *exactAlg) series(x, y Comp) Comp {
 	if y.Trivial {
@@ -83,11 +80,10 @@ func (a *exactAlg) finish(b *Block) Comp { return b.finishInto(a.get()) }
 
 type approxAlg struct{ t Threshold }
 
-func (approxAlg) leaf(m, s int64) Approx            { return ApproxLeaf(m, s) }
+func (approxAlg) leaf(m, s int64, _ bool) Approx    { return ApproxLeaf(m, s) } // no limits here
 func (approxAlg) identity() Approx                  { return ApproxIdentity() }
 func (approxAlg) series(x, y Approx) Approx         { return ApproxSeries(x, y) }
 func (a approxAlg) newBlock(int) *ApproxBlock       { return NewApproxBlock(a.t) } // Engine rejects limits here
-func (approxAlg) keep(c Approx) Approx              { c.Trivial = false; return c }
 func (approxAlg) addCont(b *ApproxBlock, c Approx)  { b.AddContinuation(c) }
 func (approxAlg) addSpawn(b *ApproxBlock, c Approx) { b.AddSpawn(c) }
 func (approxAlg) finish(b *ApproxBlock) Approx      { return b.Finish() }
@@ -191,11 +187,7 @@ func (d *driver[C, B, A]) setLimit(limit int) {
 
 // leafOf returns strand e's summary and span.
 func (d *driver[C, B, A]) leafOf(m, s, dur int64) (C, span) {
-	c := d.alg.leaf(m, s)
-	if d.limited > 0 {
-		c = d.alg.keep(c)
-	}
-	return c, span{1, dur}
+	return d.alg.leaf(m, s, d.limited > 0), span{1, dur}
 }
 
 func (d *driver[C, B, A]) depth() int       { return len(d.frames) }
