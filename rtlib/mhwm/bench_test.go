@@ -110,29 +110,35 @@ func heapProbe(peak *uint64) func() {
 
 func benchEngine(b *testing.B, cfg Config) {
 	for _, sh := range shapes {
-		b.Run(sh.name, func(b *testing.B) {
-			var strands int64
-			var heap uint64
-			for i := 0; i < b.N; i++ {
-				e, err := New(cfg)
-				if err != nil {
-					b.Fatal(err)
-				}
-				probe := func() {}
-				if i == 0 {
-					probe = heapProbe(&heap)
-				}
-				sh.run(e, probe)
-				res, err := e.Exit()
-				if err != nil {
-					b.Fatal(err)
-				}
-				strands = res.Strands
-			}
-			b.ReportMetric(float64(strands)*float64(b.N)/b.Elapsed().Seconds(), "strands/s")
-			b.ReportMetric(float64(heap)/(1<<20), "heap-MiB")
-		})
+		b.Run(sh.name, func(b *testing.B) { measure(b, cfg, sh.run) })
 	}
+}
+
+// measure reports strands/s over b.N timed runs of prog, and the engine's
+// heap from one extra untimed run whose probes sample it (their collections
+// would distort the timing).
+func measure(b *testing.B, cfg Config, prog func(e *Engine, probe func())) {
+	runOnce := func(probe func()) int64 {
+		e, err := New(cfg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		prog(e, probe)
+		res, err := e.Exit()
+		if err != nil {
+			b.Fatal(err)
+		}
+		return res.Strands
+	}
+	var heap uint64
+	runOnce(heapProbe(&heap))
+	b.ResetTimer()
+	var strands int64
+	for i := 0; i < b.N; i++ {
+		strands = runOnce(func() {})
+	}
+	b.ReportMetric(float64(strands)*float64(b.N)/b.Elapsed().Seconds(), "strands/s")
+	b.ReportMetric(float64(heap)/(1<<20), "heap-MiB")
 }
 
 // liveHeap returns the live heap after a collection. The benchmarks report
@@ -178,19 +184,7 @@ func BenchmarkEngineHeap10M(b *testing.B) {
 			name = "threshold"
 		}
 		b.Run(name, func(b *testing.B) {
-			var heap uint64
-			var strands int64
-			for i := 0; i < b.N; i++ {
-				e, _ := New(cfg)
-				balanced(e, 23, heapProbe(&heap))
-				res, err := e.Exit()
-				if err != nil {
-					b.Fatal(err)
-				}
-				strands = res.Strands
-			}
-			b.ReportMetric(float64(strands)*float64(b.N)/b.Elapsed().Seconds(), "strands/s")
-			b.ReportMetric(float64(heap)/(1<<20), "heap-MiB")
+			measure(b, cfg, func(e *Engine, probe func()) { balanced(e, 23, probe) })
 		})
 	}
 }
