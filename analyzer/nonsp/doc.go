@@ -1,0 +1,29 @@
+// Package nonsp defines an Analyzer that reports synchronisation that
+// breaks the series-parallel structure spbuild models, and so makes its
+// memory figures inexact.
+//
+// # Analyzer nonsp
+//
+// nonsp: report non-series-parallel use of goroutine groups
+//
+// spbuild models a sync.WaitGroup or errgroup.Group as a fork-join block:
+// every goroutine spawned into the group by one function is joined by that
+// function's Wait. The analyzer reports the uses that do not fit:
+//
+//   - Add inside a spawned goroutine on a group declared outside it: the
+//     goroutines it counts are joined by a Wait that is not their spawner's
+//     (or, if it counts the goroutine itself, Wait may return before it runs);
+//   - Wait in a goroutine other than the one that spawns into the group (the
+//     "closer" goroutine of a pipeline is the common case);
+//   - Add, Go or TryGo after a concurrent Wait on the group began;
+//   - a group copied by value (parameters, results, assignments, arguments):
+//     the copy counts its own goroutines;
+//   - a go statement that nothing joins: no group, channel or close connects
+//     the goroutine back, so spbuild joins it at the end of its root.
+//
+// The code may well be correct Go; the report says where spbuild's answer
+// is an upper bound or an approximation rather than exact. Silence one with
+// a comment on the line or the line above:
+//
+//	//spvet:ignore nonsp <reason>
+package nonsp

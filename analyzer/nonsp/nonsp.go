@@ -1,0 +1,277 @@
+package nonsp
+
+import (
+	"go/ast"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/ast/inspector"
+
+	"github.com/spgo/spgo/analyzer/internal/groups"
+	"github.com/spgo/spgo/analyzer/internal/ignore"
+)
+
+// Analyzer reports non-series-parallel synchronisation.
+var Analyzer = &analysis.Analyzer{
+	Name:     "nonsp",
+	Doc:      "report synchronisation that breaks series-parallel structure (spbuild's figures are inexact there)",
+	URL:      "https://pkg.go.dev/github.com/spgo/spgo/analyzer/nonsp",
+	Requires: []*analysis.Analyzer{inspect.Analyzer},
+	Run:      run,
+}
+
+// use is one method call on a group, with the goroutine it runs in: the
+// innermost spawned function literal around it (nil: the function's own).
+type use struct {
+	groups.Call
+	in *ast.FuncLit
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
+	rep := ignore.New(pass)
+
+	// Function literals run as goroutines: go func(){}() and g.Go(func(){}).
+	spawned := map[*ast.FuncLit]bool{}
+	ins.Preorder([]ast.Node{(*ast.GoStmt)(nil), (*ast.CallExpr)(nil)}, func(n ast.Node) {
+		switch n := n.(type) {
+		case *ast.GoStmt:
+			if lit, ok := ast.Unparen(n.Call.Fun).(*ast.FuncLit); ok {
+				spawned[lit] = true
+			}
+		case *ast.CallExpr:
+			if c, ok := groups.MethodCall(pass.TypesInfo, n); ok && (c.Method == "Go" || c.Method == "TryGo") && len(n.Args) == 1 {
+				if lit, ok := ast.Unparen(n.Args[0]).(*ast.FuncLit); ok {
+					spawned[lit] = true
+				}
+			}
+		}
+	})
+
+	uses := map[types.Object][]use{}
+	ins.WithStack([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node, push bool, stack []ast.Node) bool {
+		if !push {
+			return true
+		}
+		c, ok := groups.MethodCall(pass.TypesInfo, n.(*ast.CallExpr))
+		if !ok {
+			return true
+		}
+		key := groups.Key(pass.TypesInfo, c.Recv)
+		if key == nil {
+			return true
+		}
+		u := use{Call: c}
+		for i := len(stack) - 1; i >= 0; i-- {
+			if lit, ok := stack[i].(*ast.FuncLit); ok && spawned[lit] {
+				u.in = lit
+				break
+			}
+		}
+		uses[key] = append(uses[key], u)
+		return true
+	})
+
+	for key, us := range uses {
+		checkGroup(pass, rep, key, us)
+	}
+	checkCopies(pass, ins, rep)
+	checkUnjoined(pass, ins, rep, spawned)
+	return nil, nil
+}
+
+// outside reports whether obj is declared outside lit (so lit captures it).
+func outside(obj types.Object, lit *ast.FuncLit) bool {
+	return obj.Pos() < lit.Pos() || obj.Pos() >= lit.End()
+}
+
+func checkGroup(pass *analysis.Pass, rep *ignore.Reporter, key types.Object, us []use) {
+	name := key.Name()
+	for _, u := range us {
+		if u.in == nil || !outside(key, u.in) {
+			continue
+		}
+		switch u.Method {
+		case "Add":
+			if u.Kind == groups.WaitGroup {
+				rep.Reportf(u.Call.Call, "%s.Add inside a spawned goroutine: what it counts is joined by a Wait outside that goroutine, not by its spawner; spbuild's figures are inexact (call Add before the go statement, or give the goroutine a group of its own)", name)
+			}
+		case "Wait":
+			// A Wait in one goroutine on a group spawned into from another.
+			var spawner *use
+			for i := range us {
+				if s := &us[i]; s.in != u.in && isSpawn(s.Method) {
+					spawner = s
+					break
+				}
+			}
+			if spawner == nil {
+				continue
+			}
+			rep.Reportf(u.Call.Call, "%s.Wait in a goroutine other than the one that spawns into %s: the join is not series-parallel and spbuild's figures are inexact (wait in the spawning function)", name, name)
+			for _, s := range us {
+				if s.in != u.in && isSpawn(s.Method) && s.Call.Call.Pos() > u.in.End() && sameFunc(s, u.in) {
+					rep.Reportf(s.Call.Call, "%s.%s after a concurrent Wait on %s began (line %d): the Wait may return before this goroutine is counted", name, s.Method, name, pass.Fset.Position(u.Call.Call.Pos()).Line)
+				}
+			}
+		}
+	}
+}
+
+// isSpawn reports whether a group method adds to the group.
+func isSpawn(m string) bool { return m == "Add" || m == "Go" || m == "TryGo" }
+
+// sameFunc reports whether s runs in the goroutine that started lit: both
+// outside lit, with no spawned literal between (s.in is lit's own context).
+func sameFunc(s use, lit *ast.FuncLit) bool {
+	return s.in == nil || (s.in.Pos() < lit.Pos() && lit.End() <= s.in.End())
+}
+
+// checkCopies reports groups passed, returned or assigned by value.
+func checkCopies(pass *analysis.Pass, ins *inspector.Inspector, rep *ignore.Reporter) {
+	isValueGroup := func(e ast.Expr) (groups.Kind, bool) {
+		t := pass.TypesInfo.TypeOf(e)
+		if t == nil {
+			return groups.None, false
+		}
+		k, ptr := groups.KindOf(t)
+		return k, k != groups.None && !ptr
+	}
+	copied := func(e ast.Expr) bool {
+		switch ast.Unparen(e).(type) {
+		case *ast.CompositeLit:
+			return false // a fresh value
+		case *ast.CallExpr:
+			return false // reported at the callee's result, if at all
+		}
+		return true // a variable, field, element or dereference
+	}
+	ins.Preorder([]ast.Node{(*ast.FuncType)(nil), (*ast.AssignStmt)(nil), (*ast.ValueSpec)(nil), (*ast.CallExpr)(nil), (*ast.ReturnStmt)(nil)}, func(n ast.Node) {
+		switch n := n.(type) {
+		case *ast.FuncType:
+			for _, fl := range []*ast.FieldList{n.Params, n.Results} {
+				if fl == nil {
+					continue
+				}
+				for _, f := range fl.List {
+					if k, ok := isValueGroup(f.Type); ok {
+						rep.Reportf(f.Type, "%s passed by value: the copy counts its goroutines separately from the original; pass *%s", k, k)
+					}
+				}
+			}
+		case *ast.AssignStmt:
+			for _, r := range n.Rhs {
+				if k, ok := isValueGroup(r); ok && copied(r) {
+					rep.Reportf(r, "%s copied by value: the copy counts its goroutines separately from the original; use a pointer", k)
+				}
+			}
+		case *ast.ValueSpec:
+			for _, r := range n.Values {
+				if k, ok := isValueGroup(r); ok && copied(r) {
+					rep.Reportf(r, "%s copied by value: the copy counts its goroutines separately from the original; use a pointer", k)
+				}
+			}
+		case *ast.CallExpr:
+			if tv, ok := pass.TypesInfo.Types[n.Fun]; ok && tv.IsType() {
+				return // a conversion
+			}
+			for _, a := range n.Args {
+				if k, ok := isValueGroup(a); ok && copied(a) {
+					rep.Reportf(a, "%s passed by value: the callee counts its goroutines separately from the original; pass a pointer", k)
+				}
+			}
+		}
+	})
+}
+
+// checkUnjoined reports go statements that nothing joins.
+func checkUnjoined(pass *analysis.Pass, ins *inspector.Inspector, rep *ignore.Reporter, spawned map[*ast.FuncLit]bool) {
+	decls := map[*types.Func]*ast.FuncDecl{}
+	for _, f := range pass.Files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+				if fn, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
+					decls[fn] = fd
+				}
+			}
+		}
+	}
+	ins.Preorder([]ast.Node{(*ast.GoStmt)(nil)}, func(n ast.Node) {
+		g := n.(*ast.GoStmt)
+		if joined(pass, g.Call, decls) {
+			return
+		}
+		rep.Reportf(g, "goroutine never joined: no WaitGroup, errgroup, channel or close connects it back, so spbuild joins it at the end of its root and the figures there are inexact")
+	})
+}
+
+// joined reports whether the goroutine started by call shows a way back:
+// a group or channel argument, or a body that signals a group, sends on or
+// closes a channel, or hands a group or channel to another function.
+func joined(pass *analysis.Pass, call *ast.CallExpr, decls map[*types.Func]*ast.FuncDecl) bool {
+	for _, a := range call.Args {
+		if syncValue(pass.TypesInfo.TypeOf(a)) {
+			return true
+		}
+	}
+	var body ast.Node
+	switch f := ast.Unparen(call.Fun).(type) {
+	case *ast.FuncLit:
+		body = f.Body
+	default:
+		var fn *types.Func
+		switch f := f.(type) {
+		case *ast.Ident:
+			fn, _ = pass.TypesInfo.Uses[f].(*types.Func)
+		case *ast.SelectorExpr:
+			fn, _ = pass.TypesInfo.Uses[f.Sel].(*types.Func)
+			if syncValue(pass.TypesInfo.TypeOf(f.X)) {
+				return true
+			}
+		}
+		d := decls[fn]
+		if d == nil {
+			return false // a function of another package: nothing to see
+		}
+		body = d.Body
+	}
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.SendStmt:
+			found = true
+		case *ast.CallExpr:
+			if c, ok := groups.MethodCall(pass.TypesInfo, n); ok && (c.Method == "Done" || c.Method == "Go" || c.Method == "Wait") {
+				found = true
+			}
+			if id, ok := ast.Unparen(n.Fun).(*ast.Ident); ok && id.Name == "close" {
+				if _, ok := pass.TypesInfo.Uses[id].(*types.Builtin); ok {
+					found = true
+				}
+			}
+			for _, a := range n.Args {
+				if syncValue(pass.TypesInfo.TypeOf(a)) {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// syncValue reports whether t is a channel or a group (or points to one).
+func syncValue(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	if k, _ := groups.KindOf(t); k != groups.None {
+		return true
+	}
+	_, ok := t.Underlying().(*types.Chan)
+	return ok
+}

@@ -1,0 +1,3 @@
+module example.com/fanout
+
+go 1.25
