@@ -90,7 +90,7 @@ func copies(g *errgroup.Group) {
 }
 
 func fireAndForget() {
-	go work(3) // want `nonsp: goroutine never joined`
+	go work(3)  // want `nonsp: goroutine never joined`
 	go func() { // want `nonsp: goroutine never joined`
 		work(4)
 	}()
