@@ -2,7 +2,6 @@ package mhwm
 
 import (
 	"math/rand"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -107,6 +106,23 @@ func forEachCut(root *bnode, leaves []*bnode, p int, visit func(d, a uint64, mem
 			}
 		}
 	}
+}
+
+// stateMemory returns the memory of a schedule state, Σ s of the finished
+// strands plus Σ m of the running ones, and the set of running strands.
+func stateMemory(leaves []*bnode, done uint64, workers []wsWorker) (mem int64, running uint64) {
+	for e := range leaves {
+		if done&(1<<e) != 0 {
+			mem += leaves[e].s
+		}
+	}
+	for _, wk := range workers {
+		if wk.run >= 0 {
+			mem += leaves[wk.run].m
+			running |= 1 << wk.run
+		}
+	}
+	return mem, running
 }
 
 // wsWorker is one worker of Oracle C: the leaf it runs (-1 when idle) and
@@ -255,17 +271,7 @@ func oracleCSched(root *bnode, leaves []*bnode, p int, childFirst bool) int64 {
 			return
 		}
 		seen[k] = true
-		var mem int64
-		for e := range n {
-			if st.done&(1<<e) != 0 {
-				mem += leaves[e].s
-			}
-		}
-		for _, wk := range st.workers {
-			if wk.run >= 0 {
-				mem += leaves[wk.run].m
-			}
-		}
+		mem, _ := stateMemory(leaves, st.done, st.workers)
 		best = max(best, mem)
 		stack = append(stack, st)
 	}
@@ -384,7 +390,7 @@ func TestOraclesBCTable(t *testing.T) {
 // shows that the busy-leaves constraint and the branch choice matter.
 func TestOraclesBCAgreeWithA(t *testing.T) {
 	nB, nC := programs(2000), programs(2000)
-	if os.Getenv("SPGO_LONG") == "1" {
+	if long() {
 		nB, nC = 20000, 20000
 	}
 	start := time.Now()

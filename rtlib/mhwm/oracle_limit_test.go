@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"math/rand"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -246,19 +245,7 @@ func oracleLimitStates(root *bnode, leaves []*bnode, p int, visit func(done, run
 			return
 		}
 		seen[k] = true
-		var mem int64
-		for e := range n {
-			if st.done&(1<<e) != 0 {
-				mem += leaves[e].s
-			}
-		}
-		var running uint64
-		for _, wk := range st.workers {
-			if wk.run >= 0 {
-				mem += leaves[wk.run].m
-				running |= 1 << wk.run
-			}
-		}
+		mem, running := stateMemory(leaves, st.done, st.workers)
 		best = max(best, mem)
 		stack = append(stack, st)
 		if visit != nil {
@@ -535,7 +522,7 @@ func TestBuildTreeLimit(t *testing.T) {
 // limitBound is Oracle B; both equal Oracle A.
 func TestOracleLimitNoLimits(t *testing.T) {
 	nProg, nC := 150, 40
-	if os.Getenv("SPGO_LONG") == "1" {
+	if long() {
 		nProg, nC = 1500, 400
 	}
 	start := time.Now()
@@ -551,12 +538,7 @@ func TestOracleLimitNoLimits(t *testing.T) {
 		}
 		for p := 1; p <= 3; p++ {
 			want := prefixMax(oracleA(root, leaves, p), p)[p]
-			if got := oracleLimit(root, leaves, p); got != want {
-				t.Errorf("seed %d p=%d: oracleLimit=%d, oracleA=%d\n%s", i, p, got, want, bodyString(prog))
-			}
-			if got := limitBound(root, leaves, p); got != want {
-				t.Errorf("seed %d p=%d: limitBound=%d, oracleA=%d\n%s", i, p, got, want, bodyString(prog))
-			}
+			checkLimitEqualsA(t, i, p, prog, root, leaves, want)
 			if checked < nC {
 				if got := oracleC(root, leaves, p); got != want {
 					t.Errorf("seed %d p=%d: oracleC=%d, oracleA=%d\n%s", i, p, got, want, bodyString(prog))
@@ -568,11 +550,23 @@ func TestOracleLimitNoLimits(t *testing.T) {
 	t.Logf("%d programs in %v", checked, time.Since(start))
 }
 
+// checkLimitEqualsA checks that where no limit binds, oracleLimit and
+// limitBound give Oracle A's value want.
+func checkLimitEqualsA(t *testing.T, seed, p int, prog []op, root *bnode, leaves []*bnode, want int64) {
+	t.Helper()
+	if got := oracleLimit(root, leaves, p); got != want {
+		t.Errorf("seed %d p=%d: oracleLimit=%d, oracleA=%d\n%s", seed, p, got, want, bodyString(prog))
+	}
+	if got := limitBound(root, leaves, p); got != want {
+		t.Errorf("seed %d p=%d: limitBound=%d, oracleA=%d\n%s", seed, p, got, want, bodyString(prog))
+	}
+}
+
 // TestOracleLimitNonBinding: limits L ≥ k (k = children of the block) never
 // bind, so both the oracle and the bound equal Oracle A.
 func TestOracleLimitNonBinding(t *testing.T) {
 	nProg := 150
-	if os.Getenv("SPGO_LONG") == "1" {
+	if long() {
 		nProg = 1500
 	}
 	start := time.Now()
@@ -589,12 +583,7 @@ func TestOracleLimitNonBinding(t *testing.T) {
 		}
 		for p := 1; p <= 3; p++ {
 			want := prefixMax(oracleA(root, leaves, p), p)[p]
-			if got := oracleLimit(root, leaves, p); got != want {
-				t.Errorf("seed %d p=%d: oracleLimit=%d, oracleA=%d\n%s", i, p, got, want, bodyString(prog))
-			}
-			if got := limitBound(root, leaves, p); got != want {
-				t.Errorf("seed %d p=%d: limitBound=%d, oracleA=%d\n%s", i, p, got, want, bodyString(prog))
-			}
+			checkLimitEqualsA(t, i, p, prog, root, leaves, want)
 		}
 	}
 	t.Logf("%d programs (%d with limited blocks) in %v", checked, limited, time.Since(start))
@@ -754,7 +743,7 @@ func limitCanBind(root *bnode) bool {
 // disagreements.
 func TestOracleLimitSweep(t *testing.T) {
 	nProg, maxLeaves := 400, 12
-	if os.Getenv("SPGO_LONG") == "1" {
+	if long() {
 		nProg, maxLeaves = 4000, 14
 	}
 	start := time.Now()

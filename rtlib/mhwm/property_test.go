@@ -7,10 +7,13 @@ import (
 	"testing"
 )
 
+// long reports whether SPGO_LONG=1 asks for the longer random runs.
+func long() bool { return os.Getenv("SPGO_LONG") == "1" }
+
 // programs returns how many random programs a property test runs: n by
 // default, 10n with SPGO_LONG=1.
 func programs(n int) int {
-	if os.Getenv("SPGO_LONG") != "" {
+	if long() {
 		return 10 * n
 	}
 	return n
