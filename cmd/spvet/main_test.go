@@ -1,22 +1,56 @@
 package main
 
 import (
+	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
+
+var (
+	buildOnce sync.Once
+	binPath   string
+	buildErr  error
+)
+
+// spvetBinary builds spvet once for all tests of the package.
+func spvetBinary(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds a binary and runs it")
+	}
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "spvet-test")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "spvet")
+		if out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("build: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return binPath
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binPath != "" {
+		os.RemoveAll(filepath.Dir(binPath))
+	}
+	os.Exit(code)
+}
 
 // TestGoVet builds spvet and runs the real go vet -vettool on a test module:
 // the diagnostics come out with file:line and go vet exits non-zero.
 func TestGoVet(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds a binary and runs go vet")
-	}
-	bin := filepath.Join(t.TempDir(), "spvet")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := spvetBinary(t)
 	cmd := exec.Command("go", "vet", "-vettool="+bin, "./...")
 	cmd.Dir = filepath.Join("..", "..", "testdata", "vet", "fanout")
 	out, err := cmd.CombinedOutput()
@@ -42,13 +76,7 @@ func TestGoVet(t *testing.T) {
 
 // TestStandalone runs spvet as its own driver with -json.
 func TestStandalone(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds a binary")
-	}
-	bin := filepath.Join(t.TempDir(), "spvet")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := spvetBinary(t)
 	cmd := exec.Command(bin, "-json", "./...")
 	cmd.Dir = filepath.Join("..", "..", "testdata", "vet", "fanout")
 	out, _ := cmd.CombinedOutput()
