@@ -59,7 +59,10 @@ func (a *treeAlg) parallel(x, y *tnode) *tnode {
 	}
 	return &tnode{kind: '|', x: x, y: y, c: Parallel(x.c, y.c, a.p)}
 }
-func (a *treeAlg) newBlock(limit int) *treeBlock   { return &treeBlock{limit: limit} }
+func (a *treeAlg) newBlock(limit int) *treeBlock { return &treeBlock{limit: limit} }
+func (a *treeAlg) resetBlock(b *treeBlock, limit int) {
+	b.parts, b.limit = b.parts[:0], limit
+}
 func (a *treeAlg) addCont(b *treeBlock, c *tnode)  { b.parts = append(b.parts, c) }
 func (a *treeAlg) addSpawn(b *treeBlock, c *tnode) { b.parts = append(b.parts, c) }
 

@@ -8,7 +8,8 @@ type algebra[C any, B any] interface {
 	leaf(m, s int64, keep bool) C // keep: never skip it, even if m = s = 0
 	identity() C
 	series(x, y C) C
-	newBlock(limit int) B // limit 0: none
+	newBlock(limit int) B      // limit 0: none
+	resetBlock(b B, limit int) // makes a finished block new again
 	addCont(b B, c C)
 	addSpawn(b B, c C)
 	finish(b B) C
@@ -66,6 +67,8 @@ func (a *exactAlg) series(x, y Comp) Comp {
 
 func (a *exactAlg) newBlock(limit int) *Block { return NewLimitedBlock(a.p, limit) }
 
+func (a *exactAlg) resetBlock(b *Block, limit int) { b.reset(limit) }
+
 func (a *exactAlg) addCont(b *Block, c Comp) {
 	b.AddContinuation(c)
 	a.release(c)
@@ -84,6 +87,7 @@ func (approxAlg) leaf(m, s int64, _ bool) Approx    { return ApproxLeaf(m, s) } 
 func (approxAlg) identity() Approx                  { return ApproxIdentity() }
 func (approxAlg) series(x, y Approx) Approx         { return ApproxSeries(x, y) }
 func (a approxAlg) newBlock(int) *ApproxBlock       { return NewApproxBlock(a.t) } // Engine rejects limits here
+func (approxAlg) resetBlock(b *ApproxBlock, _ int)  { b.reset() }
 func (approxAlg) addCont(b *ApproxBlock, c Approx)  { b.AddContinuation(c) }
 func (approxAlg) addSpawn(b *ApproxBlock, c Approx) { b.AddSpawn(c) }
 func (approxAlg) finish(b *ApproxBlock) Approx      { return b.Finish() }
@@ -145,24 +149,12 @@ func (d *driver[C, B, A]) openBlock(f *frame[C, B]) {
 	var b B
 	if n := len(d.blocks); n > 0 {
 		b, d.blocks = d.blocks[n-1], d.blocks[:n-1]
-		resetBlock(b, f.limit)
+		d.alg.resetBlock(b, f.limit)
 	} else {
 		b = d.alg.newBlock(f.limit)
 	}
 	f.blk, f.open = b, true
 	f.chain, f.best = span{}, span{}
-}
-
-// resetBlock clears a recycled block of either kind.
-func resetBlock(b any, limit int) {
-	switch b := b.(type) {
-	case *Block:
-		b.reset(limit)
-	case *ApproxBlock:
-		b.reset()
-	case *treeBlock:
-		b.parts, b.limit = b.parts[:0], limit
-	}
 }
 
 // setLimit gives the next block of the top frame a limit (0: none). A
