@@ -20,12 +20,16 @@ import (
 	"golang.org/x/tools/go/analysis/multichecker"
 	"golang.org/x/tools/go/analysis/unitchecker"
 
+	"github.com/spgo/spgo/analyzer/joinbeforeconsume"
 	"github.com/spgo/spgo/analyzer/nonsp"
+	"github.com/spgo/spgo/analyzer/tailstrict"
 )
 
 // analyzers are spvet's analyzers.
 var analyzers = []*analysis.Analyzer{
 	nonsp.Analyzer,
+	tailstrict.Analyzer,
+	joinbeforeconsume.Analyzer,
 }
 
 func main() {

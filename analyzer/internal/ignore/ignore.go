@@ -65,12 +65,15 @@ func (r *Reporter) Suppressed(pos token.Pos) bool {
 // Reportf reports a diagnostic at n unless it is suppressed. The message
 // is prefixed with the analyzer's name.
 func (r *Reporter) Reportf(n ast.Node, format string, args ...any) {
-	if r.Suppressed(n.Pos()) {
+	r.Report(analysis.Diagnostic{Pos: n.Pos(), End: n.End(), Message: fmt.Sprintf(format, args...)})
+}
+
+// Report reports d unless it is suppressed, with its message prefixed by
+// the analyzer's name; use it for diagnostics that carry fixes.
+func (r *Reporter) Report(d analysis.Diagnostic) {
+	if r.Suppressed(d.Pos) {
 		return
 	}
-	r.pass.Report(analysis.Diagnostic{
-		Pos:     n.Pos(),
-		End:     n.End(),
-		Message: r.pass.Analyzer.Name + ": " + fmt.Sprintf(format, args...),
-	})
+	d.Message = r.pass.Analyzer.Name + ": " + d.Message
+	r.pass.Report(d)
 }

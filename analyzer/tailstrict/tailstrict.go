@@ -1,0 +1,116 @@
+package tailstrict
+
+import (
+	"go/ast"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/buildssa"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/ast/inspector"
+
+	"github.com/spgo/spgo/analyzer/internal/ignore"
+)
+
+// Analyzer reports tail-strict folds: code that drains a whole stream into
+// memory before passing anything on.
+var Analyzer = &analysis.Analyzer{
+	Name:     "tailstrict",
+	Doc:      "report stages that drain their whole input into memory before emitting anything (tail-strict folds)",
+	URL:      "https://pkg.go.dev/github.com/spgo/spgo/analyzer/tailstrict",
+	Requires: []*analysis.Analyzer{inspect.Analyzer, buildssa.Analyzer},
+	Run:      run,
+}
+
+// checker holds what one pass's checks share.
+type checker struct {
+	pass *analysis.Pass
+	rep  *ignore.Reporter
+	idx  *index
+	ssa  *ssaIndex
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	c := &checker{
+		pass: pass,
+		rep:  ignore.New(pass),
+		idx:  newIndex(pass),
+		ssa:  newSSAIndex(pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)),
+	}
+	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
+	ins.Preorder([]ast.Node{(*ast.BlockStmt)(nil), (*ast.CaseClause)(nil), (*ast.CommClause)(nil), (*ast.CallExpr)(nil)}, func(n ast.Node) {
+		switch n := n.(type) {
+		case *ast.BlockStmt:
+			c.drains(n.List)
+		case *ast.CaseClause:
+			c.drains(n.Body)
+		case *ast.CommClause:
+			c.drains(n.Body)
+		case *ast.CallExpr:
+			switch {
+			case c.isFunc(n, "slices", "Collect") && len(n.Args) == 1:
+				c.collect(n)
+			case (c.isFunc(n, "io", "ReadAll") || c.isFunc(n, "io/ioutil", "ReadAll")) && len(n.Args) == 1:
+				c.readAll(n)
+			}
+		}
+	})
+	return nil, nil
+}
+
+// callee returns the package-level function or method a call names.
+func (c *checker) callee(call *ast.CallExpr) *types.Func {
+	var id *ast.Ident
+	switch f := ast.Unparen(call.Fun).(type) {
+	case *ast.Ident:
+		id = f
+	case *ast.SelectorExpr:
+		id = f.Sel
+	case *ast.IndexExpr: // an explicit instantiation
+		return c.callee(&ast.CallExpr{Fun: f.X})
+	case *ast.IndexListExpr:
+		return c.callee(&ast.CallExpr{Fun: f.X})
+	default:
+		return nil
+	}
+	fn, _ := c.pass.TypesInfo.Uses[id].(*types.Func)
+	return fn
+}
+
+// isFunc reports whether call calls the package-level function path.name.
+func (c *checker) isFunc(call *ast.CallExpr, path, name string) bool {
+	fn := c.callee(call)
+	return fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == path && fn.Name() == name &&
+		fn.Type().(*types.Signature).Recv() == nil
+}
+
+// isBuiltin reports whether call calls the builtin name.
+func (c *checker) isBuiltin(call *ast.CallExpr, name string) bool {
+	id, ok := ast.Unparen(call.Fun).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	b, ok := c.pass.TypesInfo.Uses[id].(*types.Builtin)
+	return ok && b.Name() == name
+}
+
+// localVar returns the local variable e names, if it is one declared in a
+// function body (not a parameter, result, package variable or field).
+func (c *checker) localVar(e ast.Expr) *types.Var {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	v, ok := c.pass.TypesInfo.ObjectOf(id).(*types.Var)
+	if !ok || v.IsField() || v.Parent() == nil || v.Parent() == v.Pkg().Scope() {
+		return nil
+	}
+	fn := c.idx.funcOf[c.idx.def[v]]
+	if fn == nil {
+		return nil
+	}
+	if body := funcBody(fn); body == nil || v.Pos() < body.Pos() || v.Pos() >= body.End() {
+		return nil // a parameter or result
+	}
+	return v
+}

@@ -1,0 +1,43 @@
+package main
+
+import (
+	"iter"
+	"slices"
+	"sync"
+)
+
+// double drains its whole input before sending anything: tailstrict.
+func double(in <-chan int, out chan<- int) {
+	var buf []int
+	for x := range in {
+		buf = append(buf, 2*x)
+	}
+	for _, y := range buf {
+		out <- y
+	}
+	close(out)
+}
+
+// sum collects a sequence to range over it once: tailstrict, with a fix.
+func sum(seq iter.Seq[int]) int {
+	s := 0
+	for _, v := range slices.Collect(seq) {
+		s += v
+	}
+	return s
+}
+
+// squares keeps every result until Wait: joinbeforeconsume, when enabled.
+func squares(n int) []string {
+	res := make([]string, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() { res[i] = string(rune('a' + i)) })
+	}
+	wg.Wait()
+	var out []string
+	for _, r := range res {
+		out = append(out, r+r)
+	}
+	return out
+}
