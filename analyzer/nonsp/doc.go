@@ -22,8 +22,15 @@
 //     the goroutine back, so spbuild joins it at the end of its root.
 //
 // The code may well be correct Go; the report says where spbuild's answer
-// is an upper bound or an approximation rather than exact. Silence one with
-// a comment on the line or the line above:
+// is an upper bound or an approximation rather than exact.
+//
+// Where an Add is the first statement of the go statement's literal and
+// mentions nothing declared inside it, a suggested fix moves it (with its
+// line comment) before the go statement, where it counts the goroutine
+// before any Wait can run. No other report has a fix: the others need a
+// change of design.
+//
+// Silence a report with a comment on its line or the line above:
 //
 //	//spvet:ignore nonsp <reason>
 package nonsp

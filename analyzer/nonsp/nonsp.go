@@ -1,6 +1,8 @@
 package nonsp
 
 import (
+	"bytes"
+	"fmt"
 	"go/ast"
 	"go/types"
 
@@ -34,11 +36,13 @@ func run(pass *analysis.Pass) (any, error) {
 
 	// Function literals run as goroutines: go func(){}() and g.Go(func(){}).
 	spawned := map[*ast.FuncLit]bool{}
+	goStmts := map[*ast.FuncLit]*ast.GoStmt{}
 	ins.Preorder([]ast.Node{(*ast.GoStmt)(nil), (*ast.CallExpr)(nil)}, func(n ast.Node) {
 		switch n := n.(type) {
 		case *ast.GoStmt:
 			if lit, ok := ast.Unparen(n.Call.Fun).(*ast.FuncLit); ok {
 				spawned[lit] = true
+				goStmts[lit] = n
 			}
 		case *ast.CallExpr:
 			if c, ok := groups.MethodCall(pass.TypesInfo, n); ok && (c.Method == "Go" || c.Method == "TryGo") && len(n.Args) == 1 {
@@ -74,7 +78,7 @@ func run(pass *analysis.Pass) (any, error) {
 	})
 
 	for key, us := range uses {
-		checkGroup(pass, rep, key, us)
+		checkGroup(pass, rep, key, us, goStmts)
 	}
 	checkCopies(pass, ins, rep)
 	checkUnjoined(pass, ins, rep, spawned)
@@ -86,7 +90,7 @@ func outside(obj types.Object, lit *ast.FuncLit) bool {
 	return obj.Pos() < lit.Pos() || obj.Pos() >= lit.End()
 }
 
-func checkGroup(pass *analysis.Pass, rep *ignore.Reporter, key types.Object, us []use) {
+func checkGroup(pass *analysis.Pass, rep *ignore.Reporter, key types.Object, us []use, goStmts map[*ast.FuncLit]*ast.GoStmt) {
 	name := key.Name()
 	for _, u := range us {
 		if u.in == nil || !outside(key, u.in) {
@@ -95,7 +99,15 @@ func checkGroup(pass *analysis.Pass, rep *ignore.Reporter, key types.Object, us 
 		switch u.Method {
 		case "Add":
 			if u.Kind == groups.WaitGroup {
-				rep.Reportf(u.Call.Call, "%s.Add inside a spawned goroutine: what it counts is joined by a Wait outside that goroutine, not by its spawner; spbuild's figures are inexact (call Add before the go statement, or give the goroutine a group of its own)", name)
+				d := analysis.Diagnostic{
+					Pos:     u.Call.Call.Pos(),
+					End:     u.Call.Call.End(),
+					Message: fmt.Sprintf("%s.Add inside a spawned goroutine: what it counts is joined by a Wait outside that goroutine, not by its spawner; spbuild's figures are inexact (call Add before the go statement, or give the goroutine a group of its own)", name),
+				}
+				if fix, ok := hoistAdd(pass, u, goStmts[u.in]); ok {
+					d.SuggestedFixes = []analysis.SuggestedFix{fix}
+				}
+				rep.Report(d)
 			}
 		case "Wait":
 			// A Wait in one goroutine on a group spawned into from another.
@@ -274,4 +286,67 @@ func syncValue(t types.Type) bool {
 	}
 	_, ok := t.Underlying().(*types.Chan)
 	return ok
+}
+
+// hoistAdd moves "wg.Add(n)", the first statement of a goroutine's
+// literal, to just before its go statement, where it counts the goroutine
+// before any Wait can run. It applies only when the literal is the go
+// statement's function and everything the Add mentions is declared outside
+// the literal, so moving it changes no value it computes.
+func hoistAdd(pass *analysis.Pass, u use, g *ast.GoStmt) (analysis.SuggestedFix, bool) {
+	lit := u.in
+	if g == nil || len(lit.Body.List) == 0 {
+		return analysis.SuggestedFix{}, false
+	}
+	first, ok := lit.Body.List[0].(*ast.ExprStmt)
+	if !ok || ast.Unparen(first.X) != u.Call.Call {
+		return analysis.SuggestedFix{}, false
+	}
+	inner := false
+	ast.Inspect(u.Call.Call, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			if obj := pass.TypesInfo.Uses[id]; obj != nil && obj.Pkg() != nil && !outside(obj, lit) {
+				inner = true
+			}
+		}
+		return !inner
+	})
+	if inner {
+		return analysis.SuggestedFix{}, false
+	}
+	tf := pass.Fset.File(g.Pos())
+	src, err := pass.ReadFile(tf.Name())
+	if err != nil {
+		return analysis.SuggestedFix{}, false
+	}
+	start := tf.Offset(g.Pos())
+	lineStart := tf.Offset(tf.LineStart(tf.Line(g.Pos())))
+	indent := src[lineStart:start]
+	if len(bytes.TrimLeft(indent, " \t")) != 0 {
+		return analysis.SuggestedFix{}, false // the go statement does not start its line
+	}
+	end := lit.Body.Rbrace
+	if len(lit.Body.List) > 1 {
+		end = lit.Body.List[1].Pos()
+	}
+	// Move the statement with the rest of its line, if that is only a
+	// comment.
+	stmtEnd := tf.Offset(first.End())
+	eol := bytes.IndexByte(src[stmtEnd:], '\n')
+	if eol < 0 {
+		return analysis.SuggestedFix{}, false
+	}
+	rest := bytes.TrimSpace(src[stmtEnd : stmtEnd+eol])
+	if len(rest) > 0 && !bytes.HasPrefix(rest, []byte("//")) {
+		return analysis.SuggestedFix{}, false
+	}
+	stmt := bytes.TrimRight(src[tf.Offset(first.Pos()):stmtEnd+eol], " \t\r")
+	insert := append(append(append([]byte{}, stmt...), '\n'), indent...)
+	return analysis.SuggestedFix{
+		Message: "call Add before the go statement",
+		TextEdits: []analysis.TextEdit{
+			{Pos: g.Pos(), End: g.Pos(), NewText: insert},
+			{Pos: first.Pos(), End: end},
+		},
+	}, true
 }

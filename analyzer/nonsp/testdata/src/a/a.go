@@ -122,3 +122,15 @@ func suppressed() {
 	//spvet:ignore nonsp
 	go work(10) // want `nonsp: goroutine never joined`
 }
+
+// No fix: the Add counts a value the goroutine receives.
+func addParam(n int) {
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		go func(k int) {
+			wg.Add(k) // want `nonsp: wg.Add inside a spawned goroutine`
+			defer wg.Done()
+		}(1)
+	}
+	wg.Wait()
+}
