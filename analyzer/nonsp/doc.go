@@ -18,8 +18,15 @@
 //   - Add, Go or TryGo after a concurrent Wait on the group began;
 //   - a group copied by value (parameters, results, assignments, arguments):
 //     the copy counts its own goroutines;
-//   - a go statement that nothing joins: no group, channel or close connects
-//     the goroutine back, so spbuild joins it at the end of its root.
+//   - a go statement that nothing joins, so spbuild joins it at the end of
+//     its root. A goroutine counts as joined when a group Add is the
+//     statement just before the go statement, when it is given a group or a
+//     channel, or when what it runs — a literal, a local closure variable,
+//     or a function or method of the package, followed up to three calls
+//     deep — sends on or closes a channel, calls Done, Go or Wait on a
+//     group, calls a result-less method named Done (the group types of
+//     other libraries), signals a sync.Cond, releases a semaphore.Weighted,
+//     writes through sync/atomic, or hands a group or channel on.
 //
 // The code may well be correct Go; the report says where spbuild's answer
 // is an upper bound or an approximation rather than exact.

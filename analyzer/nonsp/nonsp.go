@@ -27,7 +27,8 @@ var Analyzer = &analysis.Analyzer{
 // innermost spawned function literal around it (nil: the function's own).
 type use struct {
 	groups.Call
-	in *ast.FuncLit
+	in   *ast.FuncLit
+	decl ast.Node // the outermost function around the call
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -67,6 +68,12 @@ func run(pass *analysis.Pass) (any, error) {
 			return true
 		}
 		u := use{Call: c}
+		for _, n := range stack {
+			if _, ok := n.(*ast.FuncDecl); ok {
+				u.decl = n
+				break
+			}
+		}
 		for i := len(stack) - 1; i >= 0; i-- {
 			if lit, ok := stack[i].(*ast.FuncLit); ok && spawned[lit] {
 				u.in = lit
@@ -81,7 +88,7 @@ func run(pass *analysis.Pass) (any, error) {
 		checkGroup(pass, rep, key, us, goStmts)
 	}
 	checkCopies(pass, ins, rep)
-	checkUnjoined(pass, ins, rep, spawned)
+	checkUnjoined(pass, ins, rep)
 	return nil, nil
 }
 
@@ -123,7 +130,7 @@ func checkGroup(pass *analysis.Pass, rep *ignore.Reporter, key types.Object, us 
 			}
 			rep.Reportf(u.Call.Call, "%s.Wait in a goroutine other than the one that spawns into %s: the join is not series-parallel and spbuild's figures are inexact (wait in the spawning function)", name, name)
 			for _, s := range us {
-				if s.in != u.in && isSpawn(s.Method) && s.Call.Call.Pos() > u.in.End() && sameFunc(s, u.in) {
+				if s.in != u.in && isSpawn(s.Method) && s.decl == u.decl && s.Call.Call.Pos() > u.in.End() && sameFunc(s, u.in) {
 					rep.Reportf(s.Call.Call, "%s.%s after a concurrent Wait on %s began (line %d): the Wait may return before this goroutine is counted", name, s.Method, name, pass.Fset.Position(u.Call.Call.Pos()).Line)
 				}
 			}
@@ -189,103 +196,15 @@ func checkCopies(pass *analysis.Pass, ins *inspector.Inspector, rep *ignore.Repo
 				return // a conversion
 			}
 			for _, a := range n.Args {
+				if tv, ok := pass.TypesInfo.Types[a]; ok && tv.IsType() {
+					continue // new(sync.WaitGroup), make(chan T)
+				}
 				if k, ok := isValueGroup(a); ok && copied(a) {
 					rep.Reportf(a, "%s passed by value: the callee counts its goroutines separately from the original; pass a pointer", k)
 				}
 			}
 		}
 	})
-}
-
-// checkUnjoined reports go statements that nothing joins.
-func checkUnjoined(pass *analysis.Pass, ins *inspector.Inspector, rep *ignore.Reporter, spawned map[*ast.FuncLit]bool) {
-	decls := map[*types.Func]*ast.FuncDecl{}
-	for _, f := range pass.Files {
-		for _, d := range f.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
-				if fn, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
-					decls[fn] = fd
-				}
-			}
-		}
-	}
-	ins.Preorder([]ast.Node{(*ast.GoStmt)(nil)}, func(n ast.Node) {
-		g := n.(*ast.GoStmt)
-		if joined(pass, g.Call, decls) {
-			return
-		}
-		rep.Reportf(g, "goroutine never joined: no WaitGroup, errgroup, channel or close connects it back, so spbuild joins it at the end of its root and the figures there are inexact")
-	})
-}
-
-// joined reports whether the goroutine started by call shows a way back:
-// a group or channel argument, or a body that signals a group, sends on or
-// closes a channel, or hands a group or channel to another function.
-func joined(pass *analysis.Pass, call *ast.CallExpr, decls map[*types.Func]*ast.FuncDecl) bool {
-	for _, a := range call.Args {
-		if syncValue(pass.TypesInfo.TypeOf(a)) {
-			return true
-		}
-	}
-	var body ast.Node
-	switch f := ast.Unparen(call.Fun).(type) {
-	case *ast.FuncLit:
-		body = f.Body
-	default:
-		var fn *types.Func
-		switch f := f.(type) {
-		case *ast.Ident:
-			fn, _ = pass.TypesInfo.Uses[f].(*types.Func)
-		case *ast.SelectorExpr:
-			fn, _ = pass.TypesInfo.Uses[f.Sel].(*types.Func)
-			if syncValue(pass.TypesInfo.TypeOf(f.X)) {
-				return true
-			}
-		}
-		d := decls[fn]
-		if d == nil {
-			return false // a function of another package: nothing to see
-		}
-		body = d.Body
-	}
-	found := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		if found {
-			return false
-		}
-		switch n := n.(type) {
-		case *ast.SendStmt:
-			found = true
-		case *ast.CallExpr:
-			if c, ok := groups.MethodCall(pass.TypesInfo, n); ok && (c.Method == "Done" || c.Method == "Go" || c.Method == "Wait") {
-				found = true
-			}
-			if id, ok := ast.Unparen(n.Fun).(*ast.Ident); ok && id.Name == "close" {
-				if _, ok := pass.TypesInfo.Uses[id].(*types.Builtin); ok {
-					found = true
-				}
-			}
-			for _, a := range n.Args {
-				if syncValue(pass.TypesInfo.TypeOf(a)) {
-					found = true
-				}
-			}
-		}
-		return !found
-	})
-	return found
-}
-
-// syncValue reports whether t is a channel or a group (or points to one).
-func syncValue(t types.Type) bool {
-	if t == nil {
-		return false
-	}
-	if k, _ := groups.KindOf(t); k != groups.None {
-		return true
-	}
-	_, ok := t.Underlying().(*types.Chan)
-	return ok
 }
 
 // hoistAdd moves "wg.Add(n)", the first statement of a goroutine's
