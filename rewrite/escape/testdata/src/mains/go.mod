@@ -1,0 +1,3 @@
+module mains
+
+go 1.25
