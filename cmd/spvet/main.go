@@ -23,12 +23,14 @@ import (
 	"github.com/spgo/spgo/analyzer/joinbeforeconsume"
 	"github.com/spgo/spgo/analyzer/nonsp"
 	"github.com/spgo/spgo/analyzer/tailstrict"
+	"github.com/spgo/spgo/analyzer/unboundedspawn"
 )
 
 // analyzers are spvet's analyzers.
 var analyzers = []*analysis.Analyzer{
 	nonsp.Analyzer,
 	tailstrict.Analyzer,
+	unboundedspawn.Analyzer,
 	joinbeforeconsume.Analyzer,
 }
 

@@ -63,6 +63,7 @@ func TestGoVet(t *testing.T) {
 		"main.go:28:2: nonsp: goroutine never joined",
 		"stage.go:12:2: tailstrict: this stage drains its whole input (channel in) into buf",
 		"stage.go:24:20: tailstrict: slices.Collect materialises the whole sequence seq",
+		"stage.go:51:3: unboundedspawn: one goroutine per element of urls with no bound",
 	} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("go vet output lacks %q:\n%s", want, out)

@@ -41,3 +41,18 @@ func squares(n int) []string {
 	}
 	return out
 }
+
+// fetchAll starts one goroutine per URL with no bound: unboundedspawn.
+func fetchAll(urls []string) [][]byte {
+	var wg sync.WaitGroup
+	out := make([][]byte, len(urls))
+	for i, u := range urls {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[i] = []byte(u + "!")
+		}()
+	}
+	wg.Wait()
+	return out
+}

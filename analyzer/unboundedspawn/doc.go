@@ -1,0 +1,138 @@
+// Package unboundedspawn defines an Analyzer that reports one goroutine
+// per element of a collection of unbounded size with nothing bounding how
+// many run at once: the MemoryExplosion pattern, whose peak memory grows
+// with the input.
+//
+// # Analyzer unboundedspawn
+//
+// unboundedspawn: report one goroutine per element of an unbounded collection with no bound on how many run at once
+//
+// A finding means: the goroutines of the loop all run, or wait, at once,
+// each holding its item and its own stack and allocations, so the peak is
+// proportional to the size of the collection. Bound the concurrency: an
+// errgroup with SetLimit(n), a semaphore (a buffered channel of tokens, or
+// golang.org/x/sync/semaphore), or a fixed pool of n workers reading the
+// items from a channel.
+//
+// Findings are meant to be precise rather than complete: every condition
+// below must hold, and anything the analyzer cannot see stays quiet.
+//
+// 1. The spawn. A go statement, or a Go or TryGo call on a sync.WaitGroup
+// or errgroup.Group, directly in the body of a loop (not in a function
+// literal in it). The innermost loop around the spawn must be one of:
+//
+//   - for ... range x, x a slice or map, unless its size is fixed in the
+//     code: a composite literal; a slice of one with a constant high bound
+//     (x[:4]); make(T, n) (a count, see below) unless n involves len; or
+//     a variable initialised so whose length never changes (never assigned
+//     again, its address never taken; a map also never written, nor passed
+//     to a function other than len and delete), local or unexported;
+//   - for ... range ch, ch a channel;
+//   - for ... range seq, seq an iterator function;
+//   - for i := range len(x), and for i := 0; i < len(x); i++ (or the
+//     reverse, i := len(x)-1; i >= 0; i--), x as for range x;
+//   - for r.Scan(), for r.Next(), or for it.Valid(); it.Next(): a cursor
+//     such as bufio.Scanner, sql.Rows or a key-value iterator.
+//
+// Arrays, range n for an integer n and counting loops such as
+// for i := 0; i < n; i++ or range runtime.NumCPU() are a fixed number of
+// workers and never reported; so are for {} loops, including accept loops
+// (for { c, _ := ln.Accept(); go serve(c) }), and loops stepping by more
+// than one (i += chunk splits the work among a count of goroutines). A
+// collection whose elements (or map keys) are connections (a type named
+// ...Conn or ...Connection, or with a RemoteAddr method) is quiet too: a
+// goroutine per connection is how Go servers are written, and the number
+// of connections is the server's to limit. So is a slice or map of
+// functions: a registry of callbacks, not data.
+//
+// 2. Per-item data. The spawn mentions (in the function it runs, its
+// arguments or a literal's body) a variable that holds the current item:
+// the loop's key or value, the counter of a len loop, the cursor of a
+// Scan or Next loop, or a variable declared in the loop and derived from
+// those (assigned from an expression mentioning one, filled through &v by
+// a call that mentions one, bound by a range or type switch over one).
+// And the child does work that allocates or holds memory: it runs a named
+// function or function value (which may do anything), or it is a literal
+// that allocates (composite literal, make, new, append, string
+// concatenation, conversion to string or slice), sends on a channel, or
+// calls any function but cheap builtins (len, copy, ...), group methods
+// and package sync and sync/atomic.
+//
+// 3. No bound. Each of these keeps the analyzer quiet:
+//
+//   - in the body of any loop around the spawn, outside the spawned
+//     function: a channel send or receive (but for <-x.Done(), a
+//     cancellation check), a range over a channel, or a call whose name
+//     has one of the words acquire, sem, semaphore, throttle, limit,
+//     take, reserve, wait, lock, sleep or allow (TryAcquire, wg.Wait,
+//     mu.Lock, RLock, time.Sleep, limiter.Allow), or of a function the
+//     package holds (declared, or a local variable set to one literal)
+//     whose body does any of those;
+//   - in the innermost loop, a break, goto or return under an if whose
+//     condition has <, <=, > or >= (a cap on the count spawned);
+//   - the spawned function's first statement (after defers) receives
+//     from a channel other than x.Done(): a go-ahead
+//     (if !<-w.start { return });
+//   - in the spawned function, or a function it calls that the package
+//     holds: a send on and a receive from the same channel (a token:
+//     sem <- struct{}{}; defer func() { <-sem }()), or a call whose name
+//     has one of the words acquire, sem, semaphore, throttle, limit, take,
+//     reserve or wait (semaphore.Weighted.Acquire, sync.Cond.Wait; a
+//     group's own Wait does not count);
+//   - the spawned function uses an io.Pipe end: the other end must be
+//     drained for it to finish, which the loop does in step;
+//   - for an errgroup: the group is not a local variable created in the
+//     function (var g errgroup.Group, errgroup.WithContext, new or
+//     &errgroup.Group{}), or it is used other than for Go, TryGo and Wait
+//     (SetLimit anywhere in the function; or handed to anything else,
+//     which might limit it);
+//   - the spawned function looks like a long-lived worker or service, not
+//     the handling of one item: it, or a function it calls that the
+//     package holds, has a loop with a select, a receive or a range over
+//     a channel, or it calls a function named Serve, ServeTLS,
+//     ListenAndServe(TLS) or Start or whose last word is loop, worker,
+//     daemon, watcher, monitor, poller, listener or serve (readLoop,
+//     startWorker).
+//
+// Generated files and _test.go files are not checked: tests spawn per case
+// on purpose, over fixtures.
+//
+// # Suggested fix
+//
+// For an errgroup declared in the function (var g errgroup.Group,
+// g := new(errgroup.Group), g := &errgroup.Group{},
+// g, ctx := errgroup.WithContext(ctx)) the finding offers to insert
+//
+//	g.SetLimit(runtime.GOMAXPROCS(0))
+//
+// on the line after the declaration, importing runtime if needed. SetLimit
+// must precede the first Go (the group is then empty: the new line comes
+// right after its declaration), and a limit can change what the program
+// does in two ways, which decide when the fix is offered:
+//
+//   - TryGo fails once the limit is reached instead of starting the
+//     function: no fix if the group has any TryGo call;
+//   - a goroutine that waits for a sibling (a receive from a channel
+//     another child sends on, a lock another child holds, a Cond, a
+//     barrier) can deadlock when the sibling cannot start until it ends;
+//     and Go blocks once the limit is reached, so Go calls made from a
+//     goroutine other than the declaring function's may stall what the
+//     children wait on. The fix is offered only when every Go on the
+//     group is a call in the declaring function of a function literal
+//     that, with the functions it calls that the package holds, shows no
+//     channel operation, select or range over a channel, no value of a
+//     channel type or of a type of sync, sync/atomic, errgroup or
+//     semaphore, no sync/atomic call, and no call whose name has a word
+//     such as wait, lock, acquire, cond, signal, broadcast or barrier.
+//
+// With those conditions no child can wait on another through anything
+// the code shows, so every child finishes whatever the limit, and the Go
+// calls only take longer. What remains unseen is a function of another
+// package that blocks on state a sibling sets; and the limit trades
+// throughput of I/O-bound work for memory. The fix is therefore a
+// suggestion to review, applied only with -fix.
+//
+// Silence a finding with a comment on its line or the line above:
+//
+//	//spvet:ignore unboundedspawn <reason>
+package unboundedspawn
