@@ -4,6 +4,8 @@ import (
 	"go/ast"
 	"go/types"
 	"slices"
+
+	"github.com/spgo/spgo/analyzer/internal/typesx"
 )
 
 // singlePass returns the one range statement that consumes v after the
@@ -66,10 +68,10 @@ func allowed(info *types.Info, v *types.Var, u use, after bool, rng *ast.RangeSt
 	case *ast.RangeStmt:
 		return after && p == rng && p.X == e
 	case *ast.CallExpr:
-		if isBuiltin(info, p.Fun, "len") || isBuiltin(info, p.Fun, "cap") {
+		if typesx.IsBuiltin(info, p, "len") || typesx.IsBuiltin(info, p, "cap") {
 			return true
 		}
-		if after || !isBuiltin(info, p.Fun, "append") || len(p.Args) == 0 || p.Args[0] != e {
+		if after || !typesx.IsBuiltin(info, p, "append") || len(p.Args) == 0 || p.Args[0] != e {
 			return false
 		}
 		a, ok := parent(stack[:len(stack)-1]).(*ast.AssignStmt)

@@ -4,6 +4,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+
+	"github.com/spgo/spgo/analyzer/internal/typesx"
 )
 
 // slotType returns the element type of a slice, array or map variable, or
@@ -43,7 +45,7 @@ func storesInto(info *types.Info, child *ast.FuncLit, v *types.Var) bool {
 				found = found || isVar(info, l.X, v) && holdsValue(info, slot, rhs)
 			case *ast.Ident:
 				call, ok := ast.Unparen(rhs).(*ast.CallExpr)
-				if !isVar(info, l, v) || !ok || !isBuiltin(info, call.Fun, "append") || len(call.Args) < 2 || !isVar(info, call.Args[0], v) {
+				if !isVar(info, l, v) || !ok || !typesx.IsBuiltin(info, call, "append") || len(call.Args) < 2 || !isVar(info, call.Args[0], v) {
 					break
 				}
 				for _, x := range call.Args[1:] {
@@ -63,16 +65,6 @@ func storesInto(info *types.Info, child *ast.FuncLit, v *types.Var) bool {
 func isVar(info *types.Info, e ast.Expr, v *types.Var) bool {
 	id, ok := ast.Unparen(e).(*ast.Ident)
 	return ok && info.Uses[id] == v
-}
-
-// isBuiltin reports whether e denotes the named builtin function.
-func isBuiltin(info *types.Info, e ast.Expr, name string) bool {
-	id, ok := ast.Unparen(e).(*ast.Ident)
-	if !ok || id.Name != name {
-		return false
-	}
-	_, ok = info.Uses[id].(*types.Builtin)
-	return ok
 }
 
 // holdsValue reports whether storing x (nil: unknown) into a slot of type

@@ -10,6 +10,8 @@ import (
 
 	"github.com/spgo/spgo/analyzer/internal/groups"
 	"github.com/spgo/spgo/analyzer/internal/ignore"
+
+	"github.com/spgo/spgo/analyzer/internal/typesx"
 )
 
 // maxDepth bounds how many calls deep joined looks for a signal.
@@ -212,10 +214,8 @@ func (j *joinCheck) signalCall(call *ast.CallExpr, depth int) bool {
 	if c, ok := groups.MethodCall(info, call); ok && (c.Method == "Done" || c.Method == "Go" || c.Method == "Wait") {
 		return true
 	}
-	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok && id.Name == "close" {
-		if _, ok := info.Uses[id].(*types.Builtin); ok {
-			return true
-		}
+	if typesx.IsBuiltin(info, call, "close") {
+		return true
 	}
 	for _, a := range call.Args {
 		if tv, ok := info.Types[a]; ok && !tv.IsType() && syncValue(tv.Type) {
@@ -228,9 +228,9 @@ func (j *joinCheck) signalCall(call *ast.CallExpr, depth int) bool {
 			switch {
 			case sig.Recv() != nil && fn.Name() == "Done" && sig.Results().Len() == 0:
 				return true // a group type of another library
-			case sig.Recv() != nil && isSyncType(sig.Recv().Type(), "sync", "Cond") && (fn.Name() == "Signal" || fn.Name() == "Broadcast"):
+			case sig.Recv() != nil && typesx.IsNamed(sig.Recv().Type(), "sync", "Cond") && (fn.Name() == "Signal" || fn.Name() == "Broadcast"):
 				return true
-			case sig.Recv() != nil && isSyncType(sig.Recv().Type(), "golang.org/x/sync/semaphore", "Weighted") && fn.Name() == "Release":
+			case sig.Recv() != nil && typesx.IsNamed(sig.Recv().Type(), "golang.org/x/sync/semaphore", "Weighted") && fn.Name() == "Release":
 				return true
 			case fn.Pkg() != nil && fn.Pkg().Path() == "sync/atomic" && !strings.HasPrefix(fn.Name(), "Load"):
 				return true // atomic.AddInt32, (*atomic.Bool).Store, ...
@@ -243,15 +243,6 @@ func (j *joinCheck) signalCall(call *ast.CallExpr, depth int) bool {
 		}
 	}
 	return false
-}
-
-// isSyncType reports whether t, or what it points to, is path.name.
-func isSyncType(t types.Type, path, name string) bool {
-	if p, ok := types.Unalias(t).(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == path && n.Obj().Name() == name
 }
 
 // syncValue reports whether t is a channel or a group (or points to one).

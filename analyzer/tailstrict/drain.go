@@ -4,6 +4,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+
+	"github.com/spgo/spgo/analyzer/internal/typesx"
 )
 
 // drainLoop describes a loop that reads a stream to its end.
@@ -47,7 +49,7 @@ func (c *checker) drainLoopOf(s ast.Stmt) (drainLoop, bool) {
 		}
 		switch fn.Name() {
 		case "Scan":
-			if isNamed(fn.Type().(*types.Signature).Recv().Type(), "bufio", "Scanner") {
+			if typesx.IsNamed(fn.Type().(*types.Signature).Recv().Type(), "bufio", "Scanner") {
 				return drainLoop{s, s.Body, sel.X, "Scanner " + render(sel.X), false}, true
 			}
 		case "Next":

@@ -79,16 +79,6 @@ func syncs(c *checker, stmts []ast.Stmt) bool {
 	return found
 }
 
-// isNamed reports whether t, or what it points to, is the named type
-// path.name.
-func isNamed(t types.Type, path, name string) bool {
-	if p, ok := types.Unalias(t).(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == path && n.Obj().Name() == name
-}
-
 // render returns the source form of e for messages.
 func render(e ast.Expr) string {
 	var b bytes.Buffer

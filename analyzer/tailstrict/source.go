@@ -7,6 +7,8 @@ import (
 
 	"golang.org/x/tools/go/analysis/passes/buildssa"
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/spgo/spgo/analyzer/internal/typesx"
 )
 
 // smallLimit is the largest constant io.LimitReader bound treated as small.
@@ -92,5 +94,5 @@ func boundedReader(v ssa.Value, seen map[ssa.Value]bool) bool {
 // inMemory reports whether t is a reader over memory the program already
 // holds.
 func inMemory(t types.Type) bool {
-	return isNamed(t, "strings", "Reader") || isNamed(t, "bytes", "Reader") || isNamed(t, "bytes", "Buffer")
+	return typesx.IsNamed(t, "strings", "Reader") || typesx.IsNamed(t, "bytes", "Reader") || typesx.IsNamed(t, "bytes", "Buffer")
 }

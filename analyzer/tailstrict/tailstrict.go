@@ -10,6 +10,8 @@ import (
 	"golang.org/x/tools/go/ast/inspector"
 
 	"github.com/spgo/spgo/analyzer/internal/ignore"
+
+	"github.com/spgo/spgo/analyzer/internal/typesx"
 )
 
 // Analyzer reports tail-strict folds: code that drains a whole stream into
@@ -86,12 +88,7 @@ func (c *checker) isFunc(call *ast.CallExpr, path, name string) bool {
 
 // isBuiltin reports whether call calls the builtin name.
 func (c *checker) isBuiltin(call *ast.CallExpr, name string) bool {
-	id, ok := ast.Unparen(call.Fun).(*ast.Ident)
-	if !ok {
-		return false
-	}
-	b, ok := c.pass.TypesInfo.Uses[id].(*types.Builtin)
-	return ok && b.Name() == name
+	return typesx.IsBuiltin(c.pass.TypesInfo, call, name)
 }
 
 // localVar returns the local variable e names, if it is one declared in a

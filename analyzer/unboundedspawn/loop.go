@@ -10,6 +10,8 @@ import (
 	"golang.org/x/tools/go/ast/inspector"
 
 	"github.com/spgo/spgo/analyzer/internal/groups"
+
+	"github.com/spgo/spgo/analyzer/internal/typesx"
 )
 
 // source describes what a loop iterates over.
@@ -207,12 +209,7 @@ func (c *checker) fixedSize(e ast.Expr, depth int) bool {
 
 // isBuiltin reports whether call calls the predeclared function name.
 func (c *checker) isBuiltin(call *ast.CallExpr, name string) bool {
-	id, ok := ast.Unparen(call.Fun).(*ast.Ident)
-	if !ok || id.Name != name {
-		return false
-	}
-	_, ok = c.pass.TypesInfo.Uses[id].(*types.Builtin)
-	return ok
+	return typesx.IsBuiltin(c.pass.TypesInfo, call, name)
 }
 
 // isFunc reports whether t is a function type: a collection of them is a

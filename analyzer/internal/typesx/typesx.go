@@ -1,0 +1,38 @@
+// Package typesx holds the small type questions spvet's analyzers share.
+package typesx
+
+import (
+	"go/ast"
+	"go/types"
+)
+
+// IsBuiltin reports whether call calls the predeclared function name
+// (append, len, make, ...), not a user function that shadows it.
+func IsBuiltin(info *types.Info, call *ast.CallExpr, name string) bool {
+	id, ok := ast.Unparen(call.Fun).(*ast.Ident)
+	if !ok || id.Name != name {
+		return false
+	}
+	_, ok = info.Uses[id].(*types.Builtin)
+	return ok
+}
+
+// Named returns the package path and name of the named type t, or of what
+// t points to; ok is false for other types.
+func Named(t types.Type) (path, name string, ok bool) {
+	if p, isPtr := types.Unalias(t).(*types.Pointer); isPtr {
+		t = p.Elem()
+	}
+	n, isNamed := types.Unalias(t).(*types.Named)
+	if !isNamed || n.Obj().Pkg() == nil {
+		return "", "", false
+	}
+	return n.Obj().Pkg().Path(), n.Obj().Name(), true
+}
+
+// IsNamed reports whether t, or what it points to, is the named type
+// path.name.
+func IsNamed(t types.Type, path, name string) bool {
+	p, n, ok := Named(t)
+	return ok && p == path && n == name
+}
