@@ -19,14 +19,17 @@
 //   - a group copied by value (parameters, results, assignments, arguments):
 //     the copy counts its own goroutines;
 //   - a go statement that nothing joins, so spbuild joins it at the end of
-//     its root. A goroutine counts as joined when a group Add is the
-//     statement just before the go statement, when it is given a group or a
-//     channel, or when what it runs — a literal, a local closure variable,
-//     or a function or method of the package, followed up to three calls
-//     deep — sends on or closes a channel, calls Done, Go or Wait on a
-//     group, calls a result-less method named Done (the group types of
-//     other libraries), signals a sync.Cond, releases a semaphore.Weighted,
-//     writes through sync/atomic, or hands a group or channel on.
+//     its root. A goroutine counts as joined when the statement just before
+//     the go statement counts it in (a group Add, or a method call on a
+//     value whose type has a Wait method: a worker pool of another
+//     library), when it runs inside testing/synctest.Test, when it is given
+//     a group or a channel, or when what it runs — a literal, a local
+//     closure variable, or a function or method of the package — signals.
+//     Its own body may signal in any way: send on or close a channel, close
+//     an io.Pipe writer, signal a sync.Cond, write through an atomic
+//     package, hand a group or channel on. Up to three calls deep only a
+//     group signal counts: Done, Go or Wait on a group, a result-less method
+//     named Done (the group types of other libraries), a semaphore Release.
 //
 // The code may well be correct Go; the report says where spbuild's answer
 // is an upper bound or an approximation rather than exact.

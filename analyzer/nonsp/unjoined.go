@@ -3,6 +3,7 @@ package nonsp
 import (
 	"go/ast"
 	"go/types"
+	"path"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -24,7 +25,7 @@ type joinCheck struct {
 	// locals maps a local function variable defined once by a literal
 	// (f := func() {...}) to that literal.
 	locals map[*types.Var]*ast.FuncLit
-	memo   map[ast.Node]bool
+	memo   map[memoKey]bool
 }
 
 // checkUnjoined reports go statements that nothing joins.
@@ -33,7 +34,7 @@ func checkUnjoined(pass *analysis.Pass, ins *inspector.Inspector, rep *ignore.Re
 		pass:   pass,
 		decls:  map[*types.Func]*ast.FuncDecl{},
 		locals: map[*types.Var]*ast.FuncLit{},
-		memo:   map[ast.Node]bool{},
+		memo:   map[memoKey]bool{},
 	}
 	for _, f := range pass.Files {
 		for _, d := range f.Decls {
@@ -50,7 +51,7 @@ func checkUnjoined(pass *analysis.Pass, ins *inspector.Inspector, rep *ignore.Re
 			return true
 		}
 		g := n.(*ast.GoStmt)
-		if j.joined(g.Call, 0) || j.countedBefore(g, stack) {
+		if j.joined(g.Call, 0) || j.countedBefore(g, stack) || j.inSynctest(stack) {
 			return true
 		}
 		rep.Reportf(g, "goroutine never joined: no WaitGroup, errgroup, channel or close connects it back, so spbuild joins it at the end of its root and the figures there are inexact (join it with a WaitGroup or errgroup, or //spvet:ignore nonsp <reason> for a deliberate background goroutine)")
@@ -83,6 +84,9 @@ func (j *joinCheck) findLocals(ins *inspector.Inspector) {
 				}
 			}
 		case *ast.ValueSpec:
+			if len(n.Values) == 0 {
+				return // "var f func()": declared for a recursive literal
+			}
 			for i, id := range n.Names {
 				var e ast.Expr
 				if len(n.Values) == len(n.Names) {
@@ -99,9 +103,10 @@ func (j *joinCheck) findLocals(ins *inspector.Inspector) {
 	}
 }
 
-// countedBefore reports whether the statement before g adds to a group
-// ("wg.Add(1); go f()"): the goroutine is counted, and whatever it runs
-// is expected to call Done.
+// countedBefore reports whether the statement before g counts the
+// goroutine in: a group Add ("wg.Add(1); go f()"), or any method call on a
+// value whose type has a Wait method (a worker pool or counting type of
+// another library: "wk.Take(); go ...").
 func (j *joinCheck) countedBefore(g *ast.GoStmt, stack []ast.Node) bool {
 	if len(stack) < 2 {
 		return false
@@ -127,8 +132,42 @@ func (j *joinCheck) countedBefore(g *ast.GoStmt, stack []ast.Node) bool {
 		if !ok {
 			return false
 		}
-		c, ok := groups.MethodCall(j.pass.TypesInfo, call)
-		return ok && c.Method == "Add"
+		if c, ok := groups.MethodCall(j.pass.TypesInfo, call); ok {
+			return c.Method == "Add"
+		}
+		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		if !ok || j.pass.TypesInfo.Selections[sel] == nil {
+			return false
+		}
+		obj, _, _ := types.LookupFieldOrMethod(j.pass.TypesInfo.TypeOf(sel.X), true, nil, "Wait")
+		_, isMethod := obj.(*types.Func)
+		return isMethod
+	}
+	return false
+}
+
+// inSynctest reports whether the go statement runs inside a function
+// passed to testing/synctest.Test or Run, which waits for every goroutine
+// of its bubble.
+func (j *joinCheck) inSynctest(stack []ast.Node) bool {
+	for _, n := range stack {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			continue
+		}
+		var id *ast.Ident
+		switch f := ast.Unparen(call.Fun).(type) {
+		case *ast.SelectorExpr:
+			id = f.Sel
+		case *ast.Ident:
+			id = f
+		}
+		if id == nil {
+			continue
+		}
+		if fn, ok := j.pass.TypesInfo.Uses[id].(*types.Func); ok && fn.Pkg() != nil && fn.Pkg().Path() == "testing/synctest" {
+			return true
+		}
 	}
 	return false
 }
@@ -181,16 +220,20 @@ func (j *joinCheck) bodyOf(fun ast.Expr) *ast.BlockStmt {
 	return nil
 }
 
-// signals reports whether body tells another goroutine it is done: it
-// sends on a channel, closes one, calls Done or Go on a group, calls a
-// result-less method named Done (a group of another library), signals a
-// sync.Cond, releases a semaphore, writes an atomic, hands a group or
-// channel to a function, or calls a function of this package that does.
+// signals reports whether body tells another goroutine it is done. Its own
+// body (depth 0) may do so in any of these ways: send on or close a
+// channel, close an io.Pipe writer, signal a sync.Cond, write through an
+// atomic package, hand a group or channel to a function. At any depth up
+// to maxDepth calls, only a group signal counts: Done, Go or Wait on a
+// group, a result-less method named Done (the group types of other
+// libraries), or a semaphore.Weighted Release — a send or an atomic write
+// deep in a callee is usually about something else.
 func (j *joinCheck) signals(body *ast.BlockStmt, depth int) bool {
-	if v, ok := j.memo[body]; ok {
+	key := memoKey{body, depth == 0}
+	if v, ok := j.memo[key]; ok {
 		return v
 	}
-	j.memo[body] = false // a recursive call adds nothing
+	j.memo[key] = false // a recursive call adds nothing
 	found := false
 	ast.Inspect(body, func(n ast.Node) bool {
 		if found {
@@ -198,14 +241,20 @@ func (j *joinCheck) signals(body *ast.BlockStmt, depth int) bool {
 		}
 		switch n := n.(type) {
 		case *ast.SendStmt:
-			found = true
+			found = depth == 0
 		case *ast.CallExpr:
 			found = j.signalCall(n, depth)
 		}
 		return !found
 	})
-	j.memo[body] = found
+	j.memo[key] = found
 	return found
+}
+
+// memoKey caches signals per body, separately for a goroutine's own body.
+type memoKey struct {
+	body   *ast.BlockStmt
+	direct bool
 }
 
 // signalCall reports whether one call signals (see signals).
@@ -214,27 +263,38 @@ func (j *joinCheck) signalCall(call *ast.CallExpr, depth int) bool {
 	if c, ok := groups.MethodCall(info, call); ok && (c.Method == "Done" || c.Method == "Go" || c.Method == "Wait") {
 		return true
 	}
-	if typesx.IsBuiltin(info, call, "close") {
-		return true
+	var fn *types.Func
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+		fn, _ = info.Uses[sel.Sel].(*types.Func)
 	}
-	for _, a := range call.Args {
-		if tv, ok := info.Types[a]; ok && !tv.IsType() && syncValue(tv.Type) {
-			return true
+	var recv types.Type
+	if fn != nil {
+		if r := fn.Type().(*types.Signature).Recv(); r != nil {
+			recv = r.Type()
 		}
 	}
-	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
-		if fn, ok := info.Uses[sel.Sel].(*types.Func); ok {
-			sig := fn.Type().(*types.Signature)
-			switch {
-			case sig.Recv() != nil && fn.Name() == "Done" && sig.Results().Len() == 0:
-				return true // a group type of another library
-			case sig.Recv() != nil && typesx.IsNamed(sig.Recv().Type(), "sync", "Cond") && (fn.Name() == "Signal" || fn.Name() == "Broadcast"):
+	switch {
+	case recv != nil && fn.Name() == "Done" && fn.Type().(*types.Signature).Results().Len() == 0:
+		return true // a group type of another library
+	case recv != nil && typesx.IsNamed(recv, "golang.org/x/sync/semaphore", "Weighted") && fn.Name() == "Release":
+		return true
+	}
+	if depth == 0 {
+		if typesx.IsBuiltin(info, call, "close") {
+			return true
+		}
+		for _, a := range call.Args {
+			if tv, ok := info.Types[a]; ok && !tv.IsType() && syncValue(tv.Type) {
 				return true
-			case sig.Recv() != nil && typesx.IsNamed(sig.Recv().Type(), "golang.org/x/sync/semaphore", "Weighted") && fn.Name() == "Release":
-				return true
-			case fn.Pkg() != nil && fn.Pkg().Path() == "sync/atomic" && !strings.HasPrefix(fn.Name(), "Load"):
-				return true // atomic.AddInt32, (*atomic.Bool).Store, ...
 			}
+		}
+		switch {
+		case recv != nil && typesx.IsNamed(recv, "sync", "Cond") && (fn.Name() == "Signal" || fn.Name() == "Broadcast"):
+			return true
+		case recv != nil && typesx.IsNamed(recv, "io", "PipeWriter") && strings.HasPrefix(fn.Name(), "Close"):
+			return true // the reader sees EOF
+		case fn != nil && fn.Pkg() != nil && path.Base(fn.Pkg().Path()) == "atomic" && !strings.HasPrefix(fn.Name(), "Load"):
+			return true // atomic.AddInt32, (*atomic.Bool).Store, go.uber.org/atomic, ...
 		}
 	}
 	if depth < maxDepth {

@@ -4,8 +4,11 @@ package b
 
 import (
 	"context"
+	"io"
 	"sync"
 	"sync/atomic"
+	"testing"
+	"testing/synctest"
 
 	"golang.org/x/sync/semaphore"
 )
@@ -130,4 +133,77 @@ func semaphoreJoin(ctx context.Context, s *semaphore.Weighted, work func()) {
 // Still reported: nothing comes back.
 func fireAndForget(work func()) {
 	go work() // want `nonsp: goroutine never joined`
+}
+
+// The writer's Close is the reader's EOF.
+func pipe(work func(w *io.PipeWriter)) *io.PipeReader {
+	r, w := io.Pipe()
+	go func() {
+		work(w)
+		w.Close()
+	}()
+	return r
+}
+
+// A counting type of another library: Take before, Give in the child, Wait.
+type workers struct{ wg sync.WaitGroup }
+
+func (w *workers) Take() { w.wg.Add(1) }
+func (w *workers) Give() { w.wg.Add(-1) }
+func (w *workers) Wait() { w.wg.Wait() }
+
+func pool(wk *workers, jobs []func()) {
+	for _, job := range jobs {
+		wk.Take()
+		go func() {
+			defer wk.Give()
+			job()
+		}()
+	}
+	wk.Wait()
+}
+
+// A recursive literal declared first.
+func recursive(wg *sync.WaitGroup, n int) {
+	var walk func(int)
+	walk = func(k int) {
+		defer wg.Done()
+		if k > 0 {
+			wg.Add(1)
+			go walk(k - 1)
+		}
+	}
+	wg.Add(1)
+	walk(n)
+}
+
+// Goroutines in a synctest bubble are waited for by synctest.Test.
+func bubble(t *testing.T, work func()) {
+	synctest.Test(t, func(t *testing.T) {
+		go work()
+	})
+}
+
+// Still reported: a send deep in a callee is about something else.
+type logger struct{ lines chan string }
+
+func (l *logger) log(s string) { l.lines <- s }
+
+func (l *logger) flushLater() {
+	go l.flush() // want `nonsp: goroutine never joined`
+}
+
+func (l *logger) flush() { l.log("flush") }
+
+// A recursive literal that signals when it reaches the bottom.
+func countdown(done chan<- bool, n int) {
+	var step func(int)
+	step = func(k int) {
+		if k == 0 {
+			done <- true
+			return
+		}
+		go step(k - 1)
+	}
+	go step(n)
 }
