@@ -16,7 +16,8 @@
 // later loop that ranges over that slice once and emits downstream: a
 // channel send, a call of a function value (yield, a callback), a method
 // named Send, Write, WriteString, WriteByte, WriteRune, Encode, Emit or
-// Publish, or fmt.Print*/Fprint*. Inside an iterator adapter
+// Publish (not on a bytes.Buffer, strings.Builder or hash, which keep the
+// input or digest it rather than pass it on), or fmt.Print*/Fprint*. Inside an iterator adapter
 // (func(yield func(T) bool)) this is an adapter that collects its upstream
 // before its first yield. It stays quiet when
 //
@@ -57,8 +58,9 @@
 // conversions and Trim* calls — whose result is ranged once: the whole input
 // and all its pieces are live at once where bufio.Scanner holds one line.
 // It stays quiet for in-memory readers (strings.Reader, bytes.Reader,
-// bytes.Buffer) and for io.LimitReader with a constant bound of at most
-// 1 MiB. The reader's origin is followed through the SSA form (buildssa):
+// bytes.Buffer), for io.LimitReader with a constant bound of at most
+// 1 MiB, and when the loop writes every piece into a bytes.Buffer,
+// strings.Builder or hash (the memory is O(input) either way). The reader's origin is followed through the SSA form (buildssa):
 // variables, interface conversions and phi nodes, so a reader built in one
 // place and read in another is still recognised.
 //

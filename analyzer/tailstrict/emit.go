@@ -7,6 +7,8 @@ import (
 	"go/token"
 	"go/types"
 	"strings"
+
+	"github.com/spgo/spgo/analyzer/internal/typesx"
 )
 
 // emitMethods are method names that pass a value downstream.
@@ -42,11 +44,59 @@ func (c *checker) emits(n ast.Node) bool {
 					found = true // a function-valued field
 				case *types.Func:
 					if obj.Type().(*types.Signature).Recv() != nil {
-						found = found || emitMethods[obj.Name()]
+						found = found || (emitMethods[obj.Name()] && !c.memorySink(f.X))
 					} else if obj.Pkg() != nil && obj.Pkg().Path() == "fmt" {
-						found = found || strings.HasPrefix(obj.Name(), "Print") || strings.HasPrefix(obj.Name(), "Fprint")
+						found = found || strings.HasPrefix(obj.Name(), "Print") ||
+							(strings.HasPrefix(obj.Name(), "Fprint") && len(n.Args) > 0 && !c.memorySink(n.Args[0]))
 					}
 				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// memorySink reports whether a writer is memory the program keeps: a
+// bytes.Buffer, strings.Builder or hash. Writing every element there keeps
+// the whole input too (or only a digest of it), so the stage passes
+// nothing downstream.
+func (c *checker) memorySink(w ast.Expr) bool {
+	if u, ok := ast.Unparen(w).(*ast.UnaryExpr); ok && u.Op == token.AND {
+		w = u.X
+	}
+	t := c.pass.TypesInfo.TypeOf(w)
+	if t == nil {
+		return false
+	}
+	if typesx.IsNamed(t, "bytes", "Buffer") || typesx.IsNamed(t, "strings", "Builder") {
+		return true
+	}
+	if path, _, ok := typesx.Named(t); ok && (path == "hash" || strings.HasPrefix(path, "hash/") || strings.HasPrefix(path, "crypto/")) {
+		return true
+	}
+	return false
+}
+
+// fillsSink reports whether n writes into memory the program keeps (see
+// memorySink).
+func (c *checker) fillsSink(n ast.Node) bool {
+	found := false
+	ast.Inspect(n, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || found {
+			return !found
+		}
+		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		if !ok {
+			return true
+		}
+		if fn, ok := c.pass.TypesInfo.Uses[sel.Sel].(*types.Func); ok {
+			switch {
+			case fn.Type().(*types.Signature).Recv() != nil:
+				found = emitMethods[fn.Name()] && c.memorySink(sel.X)
+			case fn.Pkg() != nil && fn.Pkg().Path() == "fmt" && strings.HasPrefix(fn.Name(), "Fprint"):
+				found = len(call.Args) > 0 && c.memorySink(call.Args[0])
 			}
 		}
 		return !found

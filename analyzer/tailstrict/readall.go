@@ -38,8 +38,12 @@ func (c *checker) readAll(call *ast.CallExpr) {
 		return // data is reused: its other values are not ours to judge
 	}
 	split := c.splitOf(us[0])
-	if split == nil || !c.rangedOnce(split) {
+	if split == nil {
 		return
+	}
+	loop := c.rangedOnce(split)
+	if loop == nil || c.fillsSink(loop.Body) {
+		return // a loop that copies every piece into memory keeps O(input) anyway
 	}
 	if c.ssa.bounded(call.Lparen) {
 		return
@@ -75,34 +79,36 @@ func (c *checker) splitOf(use ast.Expr) *ast.CallExpr {
 	}
 }
 
-// rangedOnce reports whether the pieces of split are ranged over once:
+// rangedOnce returns the loop that ranges over the pieces of split once:
 // directly, or through a local variable used only by that range.
-func (c *checker) rangedOnce(split *ast.CallExpr) bool {
+func (c *checker) rangedOnce(split *ast.CallExpr) *ast.RangeStmt {
 	switch p := c.idx.up(split).(type) {
 	case *ast.RangeStmt:
-		return ast.Unparen(p.X) == split
+		if ast.Unparen(p.X) == split {
+			return p
+		}
 	case *ast.AssignStmt:
 		if p.Tok != token.DEFINE || len(p.Lhs) != 1 {
-			return false
+			return nil
 		}
 		v := c.localVar(p.Lhs[0])
 		if v == nil {
-			return false
+			return nil
 		}
 		fn := c.idx.funcOf[c.idx.def[v]]
 		var loop *ast.RangeStmt
 		for _, u := range c.idx.uses[v] {
 			switch r, _ := c.idx.up(u).(*ast.RangeStmt); {
 			case c.idx.funcOf[u] != fn:
-				return false
+				return nil
 			case r != nil && ast.Unparen(r.X) == u && loop == nil:
 				loop = r
 			case loop != nil && within(u, loop.Body) && c.idx.keyedRead(u, rangeKey(c.pass.TypesInfo, loop)):
 			default:
-				return false
+				return nil
 			}
 		}
-		return loop != nil
+		return loop
 	}
-	return false
+	return nil
 }

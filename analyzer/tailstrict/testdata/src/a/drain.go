@@ -2,10 +2,12 @@ package a
 
 import (
 	"bufio"
+	"crypto/sha256"
 	"fmt"
 	"io"
 	"iter"
 	"sort"
+	"strings"
 	"sync"
 )
 
@@ -254,4 +256,30 @@ func suppressed(in <-chan int, out chan<- int) {
 	for _, y := range buf {
 		out <- y
 	}
+}
+
+// Quiet: the "emit" writes into memory the function keeps.
+func toBuffer(in <-chan string) string {
+	var all []string
+	for s := range in {
+		all = append(all, s)
+	}
+	var b strings.Builder
+	for _, s := range all {
+		b.WriteString(s)
+	}
+	return b.String()
+}
+
+// Quiet: a digest of the input is not a downstream stage.
+func digest(in <-chan []byte) []byte {
+	var all [][]byte
+	for s := range in {
+		all = append(all, s)
+	}
+	h := sha256.New()
+	for _, s := range all {
+		h.Write(s)
+	}
+	return h.Sum(nil)
 }
