@@ -15,6 +15,9 @@ import (
 // only for its first element.
 func (c *checker) collect(call *ast.CallExpr) {
 	seq := call.Args[0]
+	if c.memoryView(seq) {
+		return
+	}
 	switch p := c.idx.up(call).(type) {
 	case *ast.RangeStmt:
 		if ast.Unparen(p.X) == call && !c.mayChange(p.Body, c.seqObjects(seq)) {
@@ -68,6 +71,39 @@ func (c *checker) collect(call *ast.CallExpr) {
 	case first && len(c.idx.uses[xs]) > 0 && c.hasFirst(xs):
 		c.reportFirst(call, seq)
 	}
+}
+
+// stdViews are the standard library's iterators over a slice or map the
+// caller already holds.
+var stdViews = map[string]bool{
+	"maps.Keys": true, "maps.Values": true, "maps.All": true,
+	"slices.Values": true, "slices.All": true, "slices.Backward": true,
+}
+
+// memoryView reports whether seq is a view of memory the program already
+// holds: a standard view of a slice or map, or an iterator obtained from a
+// method of a value (x.All(), stk.Frames()), which walks what x holds.
+// Collecting such a sequence at most doubles memory that is live anyway
+// and blocks no producer; the finding is about streams, which come from
+// functions, function values and parameters.
+func (c *checker) memoryView(seq ast.Expr) bool {
+	call, ok := ast.Unparen(seq).(*ast.CallExpr)
+	if !ok {
+		if v := c.localVar(seq); v != nil {
+			if init, _, ok := c.idx.definedBy(v); ok && init != nil {
+				return c.memoryView(init)
+			}
+		}
+		return false
+	}
+	fn := c.callee(call)
+	if fn == nil {
+		return false
+	}
+	if fn.Type().(*types.Signature).Recv() != nil {
+		return true
+	}
+	return fn.Pkg() != nil && stdViews[fn.Pkg().Path()+"."+fn.Name()]
 }
 
 // usesOutside reports whether xs is used anywhere but loop's header and body

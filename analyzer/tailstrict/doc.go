@@ -36,9 +36,14 @@
 //
 // Collect, then range. A range over slices.Collect(seq), directly or
 // through a local variable used only there, materialises the whole
-// sequence to visit it once. It stays quiet when the loop body may change
-// what the sequence reads from — the map-key snapshot
-// "for _, k := range slices.Collect(maps.Keys(m)) { delete(m, k) }" — that
+// sequence to visit it once. It stays quiet for views of memory the
+// program already holds — maps.Keys, Values, All, slices.Values, All,
+// Backward, and iterators returned by a method of a value (t.All(),
+// stk.Frames()), which walk what the value holds: collecting them at most
+// doubles memory that is live anyway. Streams come from functions,
+// function values and parameters. It also stays quiet when the loop body
+// may change what the sequence reads from — a snapshot such as
+// "for _, k := range slices.Collect(keysOf(m)) { delete(m, k) }" — that
 // is, when the body assigns to, takes the address of, deletes from, clears,
 // calls a method on, or passes to a function any variable the sequence
 // expression (or the variable's definition) mentions. The suggested fix

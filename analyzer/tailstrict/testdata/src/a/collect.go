@@ -29,7 +29,8 @@ func collectVar(seq iter.Seq[string], out chan<- string) {
 
 func collectKeys(m map[string]int) int {
 	n := 0
-	for _, k := range slices.Collect(maps.Keys(m)) { // want `slices.Collect materialises the whole sequence maps.Keys\(m\)`
+	// Quiet: a view of a map the program holds, not a stream.
+	for _, k := range slices.Collect(maps.Keys(m)) {
 		n += m[k] + len(m)
 	}
 	return n
@@ -96,4 +97,32 @@ func firstVar(seq iter.Seq[int]) int {
 func firstTwo(seq iter.Seq[int]) int {
 	all := slices.Collect(seq)
 	return all[0] + all[1]
+}
+
+type tree struct{ items []int }
+
+func (t *tree) All() iter.Seq[int] { return slices.Values(t.items) }
+
+// Quiet: a method's iterator walks what its receiver holds.
+func viewOfTree(t *tree) {
+	for _, v := range slices.Collect(t.All()) {
+		use(v)
+	}
+}
+
+// A generator: a stream.
+func naturals(n int) iter.Seq[int] {
+	return func(yield func(int) bool) {
+		for i := range n {
+			if !yield(i) {
+				return
+			}
+		}
+	}
+}
+
+func generated() {
+	for _, v := range slices.Collect(naturals(1 << 20)) { // want `slices.Collect materialises the whole sequence naturals\(1 << 20\)`
+		use(v)
+	}
 }
