@@ -23,10 +23,17 @@
 //
 //   - for ... range x, x a slice or map, unless its size is fixed in the
 //     code: a composite literal; a slice of one with a constant high bound
-//     (x[:4]); make(T, n) (a count, see below) unless n involves len; or
-//     a variable initialised so whose length never changes (never assigned
+//     (x[:4]); make(T, n) (a count, see below) unless n involves len; a
+//     variable initialised so whose length never changes (never assigned
 //     again, its address never taken; a map also never written, nor passed
-//     to a function other than len and delete), local or unexported;
+//     to a function other than len and delete), local or unexported; or a
+//     local slice declared without a value or so, assigned only such
+//     values or nil, and otherwise grown only by appends of single
+//     elements (x = append(x, e), no ...) that no loop repeats but
+//     counting loops with constant bounds (for i := 0; i < 17; i++,
+//     range 17, range over an array) and no function literal encloses
+//     (within the scope of x), its address never taken: its length has a
+//     bound written in the code;
 //   - for ... range ch, ch a channel;
 //   - for ... range seq, seq an iterator function;
 //   - for i := range len(x), and for i := 0; i < len(x); i++ (or the
@@ -38,12 +45,45 @@
 // for i := 0; i < n; i++ or range runtime.NumCPU() are a fixed number of
 // workers and never reported; so are for {} loops, including accept loops
 // (for { c, _ := ln.Accept(); go serve(c) }), and loops stepping by more
-// than one (i += chunk splits the work among a count of goroutines). A
-// collection whose elements (or map keys) are connections (a type named
-// ...Conn or ...Connection, or with a RemoteAddr method) is quiet too: a
-// goroutine per connection is how Go servers are written, and the number
-// of connections is the server's to limit. So is a slice or map of
-// functions: a registry of callbacks, not data.
+// than one (i += chunk splits the work among a count of goroutines).
+//
+// A slice or map (ranged over, or whose len bounds the loop) is quiet too,
+// whatever its size, when what it holds says its size is not the data's:
+//
+//   - its elements (or map keys) are connections: a type with a word conn
+//     or connection in its name (net.Conn, ClientConn, a type conn), or
+//     with a RemoteAddr method, or a struct with a field that is one (a
+//     pooled file or session holding its connection). A goroutine per
+//     connection is how Go servers are written, and the number of
+//     connections is the server's to limit;
+//   - its elements are functions or pointers to functions ([]func(),
+//     []*func()): a registry of callbacks, not data; or structs (or
+//     pointers to them) with a function field named Run (an analyzer, a
+//     command, a plugin): a registry of code;
+//   - it is a map keyed by a bool, a byte (uint8) or an int8: at most 256
+//     keys (map[byte][]T grouping by the first nibble has 17);
+//   - it is a fan-out to a configured topology: its size is set by
+//     deployment, not data; spvet stays quiet (spbuild still measures it).
+//     That is a collection whose name, or the name of its element (or map
+//     key) type, has as its head word one of peer, server, disk, drive,
+//     pool, set, locker, host, client, endpoint, upstream, remote,
+//     backend, shard, replica, member, site, zone, region or datacenter,
+//     singular or plural (s.peerClients, erasureSets, []NetLocker). The
+//     words are those of the camel-case or snake_case name, whole
+//     (offsets is not sets); the head is the last, before a by
+//     (clientsByID) and but for last words naming the container (map,
+//     list, slice, array, table: objSetMap, peerList) or a reference to
+//     what the word before names (index, indices, idx, id, key, name,
+//     addr, address, url, singular or plural: poolIndices, hostNames;
+//     a name of that word alone, such as names, has it as head), so that
+//     data named after where it comes from stays reported (peerMessages,
+//     clientRequests, []PeerMessage). The name is that of the variable or
+//     field, or for a call that of the function together with those of
+//     the collections whose len it is given (er.getDisks(),
+//     rand.Perm(len(disks))); an element of a collection (byHost[h]) has
+//     none. Bucket, cluster and node are left out: they name data as
+//     often (the buckets of a store, the clusters an API returns, the
+//     nodes of a tree or graph).
 //
 // 2. Per-item data. The spawn mentions (in the function it runs, its
 // arguments or a literal's body) a variable that holds the current item:
@@ -56,7 +96,11 @@
 // that allocates (composite literal, make, new, append, string
 // concatenation, conversion to string or slice), sends on a channel, or
 // calls any function but cheap builtins (len, copy, ...), group methods
-// and package sync and sync/atomic.
+// and package sync and sync/atomic. A value of no size (struct{}{}) is no
+// allocation and sending one is no work; nor is running, or calling, a
+// function the package holds whose body only sends values of no size and
+// closes channels (func (w *writer) pause() { w.pauseC <- struct{}{} }):
+// a signal holds no per-item memory.
 //
 // 3. No bound. Each of these keeps the analyzer quiet:
 //
@@ -92,7 +136,28 @@
 //     a channel, or it calls a function named Serve, ServeTLS,
 //     ListenAndServe(TLS) or Start or whose last word is loop, worker,
 //     daemon, watcher, monitor, poller, listener or serve (readLoop,
-//     startWorker).
+//     startWorker);
+//   - the child runs the item as a service: the spawned call, or a call
+//     in the body of the spawned literal, is of a function named Run or
+//     run, or of a method or function field so named on a value holding
+//     the item (a variable of the item, or a parameter of the literal):
+//     an informer, a discoverer, a protocol handler, a scrape loop
+//     (go inf.Run(ctx.Done()), go func() { d.Run(ctx, ch) }()). A Run
+//     method of another value handed the item (go w.run(item)) is the
+//     handling of one item, and so is os/exec's Cmd.Run;
+//   - the child is handed a stop signal, as a service is: the spawned
+//     call, or a call in the body of the spawned literal, has an argument
+//     x.Done() of channel type, or a chan struct{} or <-chan struct{},
+//     or a context.Context together with a channel. A channel the callee
+//     can only send on (a chan<- T parameter), or one its body (a literal,
+//     or a function the package holds) sends on or closes, is where it
+//     reports back, not a stop signal or a feed, and does not count; nor
+//     do the arguments of builtins (close(done));
+//   - the child is a method called directly on the item (go l.run(),
+//     go w.step()) whose type has a service name as above (a loop
+//     interface, a *scrapeLoop, a worker). The item is then a component
+//     the loop starts; inside a literal (go func() { l.stop() }()) this
+//     does not count.
 //
 // Generated files and _test.go files are not checked: tests spawn per case
 // on purpose, over fixtures.

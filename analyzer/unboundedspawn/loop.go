@@ -4,7 +4,6 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"strings"
 
 	"golang.org/x/tools/go/ast/edge"
 	"golang.org/x/tools/go/ast/inspector"
@@ -42,13 +41,8 @@ func (c *checker) classifyRange(l *ast.RangeStmt) (source, bool) {
 	x := types.ExprString(l.X)
 	seeds := c.objs(l.Key, l.Value)
 	switch u := t.Underlying().(type) {
-	case *types.Slice:
-		if c.fixedSize(l.X, 0) || connLike(u.Elem()) || isFunc(u.Elem()) {
-			return source{}, false
-		}
-		return source{"element of " + x, "len(" + x + ")", seeds}, true
-	case *types.Map:
-		if c.fixedSize(l.X, 0) || connLike(u.Key()) || connLike(u.Elem()) || isFunc(u.Elem()) {
+	case *types.Slice, *types.Map:
+		if !c.unbounded(l.X) {
 			return source{}, false
 		}
 		return source{"element of " + x, "len(" + x + ")", seeds}, true
@@ -155,7 +149,8 @@ func (c *checker) lenIn(e ast.Expr) ast.Expr {
 	return y
 }
 
-// unbounded reports whether e is a slice or map whose size is not fixed.
+// unbounded reports whether e is a slice or map whose size is not fixed
+// and whose elements are data (see quietCollection).
 func (c *checker) unbounded(e ast.Expr) bool {
 	t := c.pass.TypesInfo.TypeOf(e)
 	if t == nil {
@@ -163,7 +158,7 @@ func (c *checker) unbounded(e ast.Expr) bool {
 	}
 	switch t.Underlying().(type) {
 	case *types.Slice, *types.Map:
-		return !c.fixedSize(e, 0)
+		return !c.fixedSize(e, 0) && !c.quietCollection(e)
 	}
 	return false
 }
@@ -201,8 +196,10 @@ func (c *checker) fixedSize(e ast.Expr, depth int) bool {
 		if !ok || v.IsField() || v.Pkg() == nil || (v.Parent() == v.Pkg().Scope() && v.Exported()) {
 			return false
 		}
-		init := c.inits[v]
-		return init != nil && !c.isMutated(v) && c.fixedSize(init, depth+1)
+		if init := c.inits[v]; init != nil && !c.isMutated(v) && c.fixedSize(init, depth+1) {
+			return true
+		}
+		return c.isMutated(v) && c.appendBounded(v)
 	}
 	return false
 }
@@ -210,30 +207,6 @@ func (c *checker) fixedSize(e ast.Expr, depth int) bool {
 // isBuiltin reports whether call calls the predeclared function name.
 func (c *checker) isBuiltin(call *ast.CallExpr, name string) bool {
 	return typesx.IsBuiltin(c.pass.TypesInfo, call, name)
-}
-
-// isFunc reports whether t is a function type: a collection of them is a
-// registry of callbacks (hooks, listeners), not data.
-func isFunc(t types.Type) bool {
-	_, ok := t.Underlying().(*types.Signature)
-	return ok
-}
-
-// connLike reports whether t is a network connection: its named type (or
-// what it points to) is called ...Conn or ...Connection, or it has a
-// RemoteAddr method as net.Conn does.
-func connLike(t types.Type) bool {
-	if p, ok := types.Unalias(t).(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	if n, ok := types.Unalias(t).(*types.Named); ok {
-		if name := n.Obj().Name(); strings.HasSuffix(name, "Conn") || strings.HasSuffix(name, "Connection") {
-			return true
-		}
-	}
-	obj, _, _ := types.LookupFieldOrMethod(t, true, nil, "RemoteAddr")
-	_, ok := obj.(*types.Func)
-	return ok
 }
 
 // findInits records each variable's initialiser where it has exactly one,

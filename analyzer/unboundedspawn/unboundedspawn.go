@@ -39,6 +39,8 @@ type checker struct {
 	mutated map[*types.Var]bool
 	// fixed holds the groups already given a SetLimit fix.
 	fixed map[*types.Var]bool
+	// appendBound caches appendBounded.
+	appendBound map[*types.Var]bool
 }
 
 // spawn is one goroutine start: a go statement or a group's Go or TryGo.
@@ -62,6 +64,8 @@ func run(pass *analysis.Pass) (any, error) {
 		inits: map[*types.Var]ast.Expr{},
 		lits:  map[*types.Var]*ast.FuncLit{},
 		fixed: map[*types.Var]bool{},
+
+		appendBound: map[*types.Var]bool{},
 	}
 	// Generated files cannot be acted on; tests spawn per case on purpose,
 	// over fixtures.
@@ -131,7 +135,7 @@ func (c *checker) check(sp spawn) {
 		return
 	}
 	items := c.perItem(loops[0], src.seeds)
-	if !c.refs(sp.child, items) || !c.works(sp) || c.longLived(sp) {
+	if !c.refs(sp.child, items) || !c.works(sp) || c.longLived(sp, items) {
 		return
 	}
 	for _, l := range loops {

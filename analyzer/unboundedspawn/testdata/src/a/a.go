@@ -165,20 +165,20 @@ func nested(dirs []string, list func(string) []string) {
 	}
 }
 
-type server struct {
-	peers []string
-	mu    sync.Mutex
+type store struct {
+	keys []string
+	mu   sync.Mutex
 }
 
-func (s *server) ping(p string) { consume(p) }
+func (s *store) ping(p string) { consume(p) }
 
-func (s *server) field() {
-	for _, p := range s.peers {
-		go s.ping(p) // want `one goroutine per element of s.peers`
+func (s *store) field() {
+	for _, p := range s.keys {
+		go s.ping(p) // want `one goroutine per element of s.keys`
 	}
 }
 
-func methodOfElement(items []*server) {
+func methodOfElement(items []*store) {
 	for _, it := range items {
 		go it.field() // want `one goroutine per element of items`
 	}
@@ -195,9 +195,11 @@ func cancellable(ctx context.Context, items []Item) {
 	}
 }
 
-func appended(extra Item) {
+func appended(extra []Item) {
 	items := []Item{{Name: "a"}, {Name: "b"}}
-	items = append(items, extra)
+	for _, e := range extra {
+		items = append(items, e)
+	}
 	for _, it := range items {
 		go process(it) // want `one goroutine per element of items`
 	}
@@ -401,7 +403,7 @@ func ticked(items []Item, t *time.Ticker) {
 	}
 }
 
-func locked(s *server, items []Item) {
+func locked(s *store, items []Item) {
 	for _, it := range items {
 		s.mu.Lock()
 		go func() {
@@ -411,9 +413,9 @@ func locked(s *server, items []Item) {
 	}
 }
 
-func (s *server) slot() { s.mu.Lock() }
+func (s *store) slot() { s.mu.Lock() }
 
-func helperBlocks(s *server, items []Item) {
+func helperBlocks(s *store, items []Item) {
 	for _, it := range items {
 		s.slot()
 		go process(it)
@@ -466,17 +468,17 @@ func connChannel(conns <-chan net.Conn) {
 	}
 }
 
-type shard struct{ in chan Item }
+type lane struct{ in chan Item }
 
-func (s *shard) run() {
+func (s *lane) run() {
 	for it := range s.in {
 		process(it)
 	}
 }
 
-func (s *shard) readLoop() {}
+func (s *lane) readLoop() {}
 
-func shards(all []*shard, srvs []interface{ Start() }) {
+func shards(all []*lane, srvs []interface{ Start() }) {
 	for _, s := range all {
 		go s.run()
 	}
