@@ -8,6 +8,7 @@ import (
 	"golang.org/x/tools/go/analysis/passes/buildssa"
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
+	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/spgo/spgo/analyzer/internal/ignore"
 
@@ -60,22 +61,10 @@ func run(pass *analysis.Pass) (any, error) {
 	return nil, nil
 }
 
-// callee returns the package-level function or method a call names.
+// callee returns the function or method a call names (interface methods
+// included; nil for a call of a function value).
 func (c *checker) callee(call *ast.CallExpr) *types.Func {
-	var id *ast.Ident
-	switch f := ast.Unparen(call.Fun).(type) {
-	case *ast.Ident:
-		id = f
-	case *ast.SelectorExpr:
-		id = f.Sel
-	case *ast.IndexExpr: // an explicit instantiation
-		return c.callee(&ast.CallExpr{Fun: f.X})
-	case *ast.IndexListExpr:
-		return c.callee(&ast.CallExpr{Fun: f.X})
-	default:
-		return nil
-	}
-	fn, _ := c.pass.TypesInfo.Uses[id].(*types.Func)
+	fn, _ := typeutil.Callee(c.pass.TypesInfo, call).(*types.Func)
 	return fn
 }
 

@@ -128,14 +128,7 @@ func throttleWord(w string, inLoop bool) bool {
 // throttleCall reports whether call's name has a throttle word. In the
 // child a group's own Wait does not count: it joins, it does not throttle.
 func (c *checker) throttleCall(call *ast.CallExpr, inLoop bool) bool {
-	var name string
-	switch f := ast.Unparen(call.Fun).(type) {
-	case *ast.Ident:
-		name = f.Name
-	case *ast.SelectorExpr:
-		name = f.Sel.Name
-	}
-	for _, w := range words(name) {
+	for _, w := range words(callName(call)) {
 		if !throttleWord(w, inLoop) {
 			continue
 		}
@@ -145,6 +138,18 @@ func (c *checker) throttleCall(call *ast.CallExpr, inLoop bool) bool {
 		return true
 	}
 	return false
+}
+
+// callName returns the name a call is made by: the function's or the
+// method's identifier, "" for anything else.
+func callName(call *ast.CallExpr) string {
+	switch f := ast.Unparen(call.Fun).(type) {
+	case *ast.Ident:
+		return f.Name
+	case *ast.SelectorExpr:
+		return f.Sel.Name
+	}
+	return ""
 }
 
 // counterExit reports whether the loop body may leave the loop (break,

@@ -123,14 +123,7 @@ func (c *checker) calm(body *ast.BlockStmt) bool {
 			if fn := typeutil.StaticCallee(info, n); fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "sync/atomic" {
 				return true
 			}
-			name := ""
-			switch f := ast.Unparen(n.Fun).(type) {
-			case *ast.Ident:
-				name = f.Name
-			case *ast.SelectorExpr:
-				name = f.Sel.Name
-			}
-			for _, w := range words(name) {
+			for _, w := range words(callName(n)) {
 				switch w {
 				case "wait", "lock", "acquire", "sem", "semaphore", "cond", "signal", "broadcast", "barrier", "take", "reserve", "throttle", "limit":
 					return true

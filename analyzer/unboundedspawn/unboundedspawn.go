@@ -165,16 +165,7 @@ func (c *checker) check(sp spawn) {
 		}
 	}
 	msg := "one goroutine per " + src.desc + " with no bound on how many run at once; each holds per-item memory, so the peak grows with " + src.grows + ": bound the concurrency with " + advice
-	if len(fixes) == 0 {
-		c.rep.Reportf(sp.at, "%s", msg)
-		return
-	}
-	c.pass.Report(analysis.Diagnostic{
-		Pos:            sp.at.Pos(),
-		End:            sp.at.End(),
-		Message:        c.pass.Analyzer.Name + ": " + msg,
-		SuggestedFixes: fixes,
-	})
+	c.rep.Report(analysis.Diagnostic{Pos: sp.at.Pos(), End: sp.at.End(), Message: msg, SuggestedFixes: fixes})
 }
 
 // enclosing returns the loops around cur within its function, innermost
