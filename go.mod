@@ -2,7 +2,10 @@ module github.com/spgo/spgo
 
 go 1.25.0
 
-require golang.org/x/tools v0.49.0
+require (
+	github.com/dave/dst v0.27.3
+	golang.org/x/tools v0.49.0
+)
 
 require (
 	golang.org/x/mod v0.39.0 // indirect

@@ -1,0 +1,323 @@
+package rewrite
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"github.com/dave/dst"
+	"github.com/dave/dst/dstutil"
+
+	"github.com/spgo/spgo/rewrite/escape"
+)
+
+// kind returns the compiler's decision for the site reported at p.
+func (r *fileRewriter) kind(p token.Pos) escape.Kind {
+	pos := r.pos(p)
+	s, ok := r.in.Esc.Lookup(pos.Filename, pos.Line, pos.Column)
+	if !ok {
+		return 0
+	}
+	return s.Kind
+}
+
+// builtinOrConversion instruments make, new, append and the allocating
+// conversions; it reports whether n was one of them.
+func (r *fileRewriter) builtinOrConversion(c *dstutil.Cursor, n *dst.CallExpr, ac *ast.CallExpr) bool {
+	if tv, ok := r.in.Info.Types[ac.Fun]; ok && tv.IsType() {
+		r.conversion(c, n, ac, tv.Type)
+		return true
+	}
+	id, ok := ast.Unparen(ac.Fun).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	b, ok := r.in.Info.Uses[id].(*types.Builtin)
+	if !ok {
+		return false
+	}
+	switch b.Name() {
+	case "make":
+		r.makeCall(c, n, ac)
+	case "new":
+		if r.kind(ac.Lparen) == escape.Heap {
+			r.replaceExpr(c, n, r.rtCall("New", r.site(ac.Lparen, "New"), n))
+		}
+	case "append":
+		r.appendCall(c, n, ac)
+	case "close":
+		if len(n.Args) == 1 {
+			r.replaceExpr(c, n, r.rtCall("Close", n.Args[0]))
+		}
+	}
+	return true
+}
+
+// replaceExpr replaces the expression at c, moving its decorations to the
+// replacement.
+func (r *fileRewriter) replaceExpr(c *dstutil.Cursor, old dst.Expr, repl *dst.CallExpr) {
+	// The replacement takes the old expression's place, line breaks and
+	// comments included; the old expression, now an argument, loses them.
+	d := old.Decorations()
+	repl.Decs.NodeDecs = *d
+	*d = dst.NodeDecs{}
+	c.Replace(repl)
+	r.changed = true
+}
+
+func (r *fileRewriter) makeCall(c *dstutil.Cursor, n *dst.CallExpr, ac *ast.CallExpr) {
+	t := r.in.Info.TypeOf(ac)
+	if t == nil {
+		return
+	}
+	switch t.Underlying().(type) {
+	case *types.Chan:
+		// The compiler does not report make(chan): always on the heap.
+		r.replaceExpr(c, n, r.rtCall("Chan", r.site(ac.Lparen, "Make"), n))
+	case *types.Map:
+		if r.kind(ac.Lparen) == escape.Heap {
+			r.replaceExpr(c, n, r.rtCall("Map", r.site(ac.Lparen, "Make"), n))
+		}
+	case *types.Slice:
+		switch r.kind(ac.Lparen) {
+		case escape.Heap:
+			r.replaceExpr(c, n, r.rtCall("Slice", r.site(ac.Lparen, "Make"), n))
+		case escape.Stack:
+			// A non-constant size: heap past 32 bytes.
+			if !r.constArgs(ac.Args[1:]) {
+				r.replaceExpr(c, n, r.rtCall("SmallSlice", r.site(ac.Lparen, "Make"), n))
+			}
+		}
+	}
+}
+
+func (r *fileRewriter) constArgs(args []ast.Expr) bool {
+	for _, a := range args {
+		if !r.isConst(a) {
+			return false
+		}
+	}
+	return true
+}
+
+// appendCall turns append(s, xs...) at a heap site into rt.Append(site, s,
+// xs...), and append(b, str...) into rt.AppendString(site, b, str).
+func (r *fileRewriter) appendCall(c *dstutil.Cursor, n *dst.CallExpr, ac *ast.CallExpr) {
+	if len(ac.Args) == 0 || r.kind(ac.Lparen) != escape.Heap {
+		return
+	}
+	if r.isConst(ac.Args[0]) { // append(nil, ...) does not type-check; be safe
+		return
+	}
+	site := r.site(ac.Lparen, "Append")
+	if ac.Ellipsis.IsValid() && len(ac.Args) == 2 {
+		if b, ok := r.in.Info.TypeOf(ac.Args[1]).Underlying().(*types.Basic); ok && b.Info()&types.IsString != 0 {
+			r.replaceExpr(c, n, r.rtCall("AppendString", site, n.Args[0], n.Args[1]))
+			return
+		}
+	}
+	repl := r.rtCall("Append", append([]dst.Expr{site}, n.Args...)...)
+	repl.Ellipsis = n.Ellipsis
+	r.replaceExpr(c, n, repl)
+}
+
+// conversion instruments string(b), string(runes), []byte(s), []rune(s)
+// at heap sites; the compiler reports them at the operand.
+func (r *fileRewriter) conversion(c *dstutil.Cursor, n *dst.CallExpr, ac *ast.CallExpr, to types.Type) {
+	if len(ac.Args) != 1 || r.isConst(ac) {
+		return
+	}
+	from := r.in.Info.TypeOf(ac.Args[0])
+	if from == nil {
+		return
+	}
+	p := escape.Pos(ac.Args[0])
+	switch {
+	case isString(to) && (isByteOrRuneSlice(from) || isInteger(from)):
+		if r.kind(p) == escape.Heap {
+			r.replaceExpr(c, n, r.rtCall("String", r.site(p, "String"), n))
+		}
+	case isByteOrRuneSlice(to) && isString(from):
+		if r.kind(p) == escape.Heap {
+			r.replaceExpr(c, n, r.rtCall("Slice", r.site(p, "Conv"), n))
+		}
+	}
+}
+
+func isString(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsString != 0
+}
+
+func isInteger(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsInteger != 0
+}
+
+func isByteOrRuneSlice(t types.Type) bool {
+	s, ok := t.Underlying().(*types.Slice)
+	if !ok {
+		return false
+	}
+	b, ok := s.Elem().Underlying().(*types.Basic)
+	return ok && (b.Kind() == types.Byte || b.Kind() == types.Rune)
+}
+
+// compositeLit instruments slice and map literals at heap sites, and
+// &T{...} (through unary).
+func (r *fileRewriter) compositeLit(c *dstutil.Cursor, n *dst.CompositeLit) {
+	al, _ := r.astOf(n).(*ast.CompositeLit)
+	if al == nil || al.Type == nil { // an elided type: {...} in []*T{...}
+		return
+	}
+	if _, ok := c.Parent().(*dst.UnaryExpr); ok {
+		return // &T{...}: unary handles it
+	}
+	t := r.in.Info.TypeOf(al)
+	if t == nil || r.kind(al.Lbrace) != escape.Heap {
+		return
+	}
+	switch t.Underlying().(type) {
+	case *types.Slice:
+		r.replaceExpr(c, n, r.rtCall("Slice", r.site(al.Lbrace, "Lit"), n))
+	case *types.Map:
+		r.replaceExpr(c, n, r.rtCall("Map", r.site(al.Lbrace, "Lit"), n))
+	}
+}
+
+// concat instruments a string concatenation at a heap site (the root of
+// an a + b + c chain).
+func (r *fileRewriter) concat(c *dstutil.Cursor, n *dst.BinaryExpr) {
+	if n.Op != token.ADD {
+		return
+	}
+	ab, _ := r.astOf(n).(*ast.BinaryExpr)
+	if ab == nil || r.isConst(ab) || !isString(r.in.Info.TypeOf(ab)) {
+		return
+	}
+	if r.kind(ab.OpPos) != escape.Heap {
+		return
+	}
+	r.replaceExpr(c, n, r.rtCall("String", r.site(ab.OpPos, "String"), n))
+}
+
+// assign instruments s += t for strings, which the compiler never
+// reports and always allocates, when s can be evaluated twice.
+func (r *fileRewriter) assign(c *dstutil.Cursor, n *dst.AssignStmt) {
+	as, _ := r.astOf(n).(*ast.AssignStmt)
+	if as == nil || as.Tok != token.ADD_ASSIGN || len(as.Lhs) != 1 {
+		return
+	}
+	if !isString(r.in.Info.TypeOf(as.Lhs[0])) || !pure(as.Lhs[0]) {
+		return
+	}
+	sum := &dst.BinaryExpr{X: dst.Clone(n.Lhs[0]).(dst.Expr), Op: token.ADD, Y: n.Rhs[0]}
+	n.Tok = token.ASSIGN
+	n.Rhs[0] = r.rtCall("String", r.site(as.TokPos, "String"), sum)
+}
+
+// pure reports whether e can be evaluated twice with the same effect:
+// identifiers, selectors, index expressions and constants without calls
+// or receives.
+func pure(e ast.Expr) bool {
+	switch x := e.(type) {
+	case *ast.Ident, *ast.BasicLit:
+		return true
+	case *ast.ParenExpr:
+		return pure(x.X)
+	case *ast.SelectorExpr:
+		return pure(x.X)
+	case *ast.IndexExpr:
+		return pure(x.X) && pure(x.Index)
+	case *ast.StarExpr:
+		return pure(x.X)
+	}
+	return false
+}
+
+// movedVarHook returns rt.Var(site, &id) if the compiler moved the
+// variable id declares to the heap.
+func (r *fileRewriter) movedVarHook(id *ast.Ident, fn string) dst.Stmt {
+	if id == nil || id.Name == "_" || r.kind(id.Pos()) != escape.Moved {
+		return nil
+	}
+	return &dst.ExprStmt{X: r.rtCall("Var", r.siteNamed(id.Pos(), "Var", fn), &dst.UnaryExpr{Op: token.AND, X: dst.NewIdent(id.Name)})}
+}
+
+// movedVars adds rt.Var hooks after a statement in a list that declares
+// variables the compiler moved to the heap, and at the start of the body
+// of a for or range loop whose variables it moved.
+func (r *fileRewriter) movedVars(c *dstutil.Cursor) {
+	n := c.Node()
+	var ids []*ast.Ident
+	var loopBody *dst.BlockStmt
+	switch s := n.(type) {
+	case *dst.AssignStmt:
+		as, _ := r.astOf(s).(*ast.AssignStmt)
+		if as == nil || as.Tok != token.DEFINE {
+			return
+		}
+		for _, l := range as.Lhs {
+			if id, ok := l.(*ast.Ident); ok && r.in.Info.Defs[id] != nil {
+				ids = append(ids, id)
+			}
+		}
+	case *dst.DeclStmt:
+		ds, _ := r.astOf(s).(*ast.DeclStmt)
+		if ds == nil {
+			return
+		}
+		if gd, ok := ds.Decl.(*ast.GenDecl); ok && gd.Tok == token.VAR {
+			for _, spec := range gd.Specs {
+				ids = append(ids, spec.(*ast.ValueSpec).Names...)
+			}
+		}
+	case *dst.RangeStmt:
+		rs, _ := r.astOf(s).(*ast.RangeStmt)
+		if rs == nil || rs.Tok != token.DEFINE {
+			return
+		}
+		for _, e := range []ast.Expr{rs.Key, rs.Value} {
+			if id, ok := e.(*ast.Ident); ok {
+				ids = append(ids, id)
+			}
+		}
+		loopBody = s.Body
+	case *dst.ForStmt:
+		fs, _ := r.astOf(s).(*ast.ForStmt)
+		if fs == nil {
+			return
+		}
+		if as, ok := fs.Init.(*ast.AssignStmt); ok && as.Tok == token.DEFINE {
+			for _, l := range as.Lhs {
+				if id, ok := l.(*ast.Ident); ok {
+					ids = append(ids, id)
+				}
+			}
+		}
+		loopBody = s.Body
+	default:
+		return
+	}
+	var hooks []dst.Stmt
+	for _, id := range ids {
+		if h := r.movedVarHook(id, r.funcName()); h != nil {
+			r.origin[h] = r.pos(id.Pos())
+			hooks = append(hooks, h)
+		}
+	}
+	if len(hooks) == 0 {
+		return
+	}
+	if loopBody != nil {
+		loopBody.List = append(hooks, loopBody.List...)
+		return
+	}
+	if c.Index() < 0 {
+		r.warn(ids[0].Pos(), "variable moved to the heap is not counted: its declaration is not in a statement list")
+		return
+	}
+	for i := len(hooks) - 1; i >= 0; i-- {
+		c.InsertAfter(hooks[i])
+	}
+}

@@ -1,0 +1,176 @@
+package rewrite
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"github.com/dave/dst"
+	"github.com/dave/dst/dstutil"
+)
+
+// call instruments calls: group operations, blocking operations, exits,
+// and the allocating builtins (make, new, append) and conversions.
+func (r *fileRewriter) call(c *dstutil.Cursor, n *dst.CallExpr) {
+	ac, _ := r.astOf(n).(*ast.CallExpr)
+	if ac == nil {
+		return
+	}
+	if r.builtinOrConversion(c, n, ac) {
+		return
+	}
+	fn := calleeMethod(r.in.Info, ac)
+	if fn == nil {
+		return
+	}
+	switch fn.FullName() {
+	case "(*sync.WaitGroup).Add":
+		r.methodHook(c, n, ac, "Add", "Add", true)
+	case "(*sync.WaitGroup).Done":
+		r.methodHook(c, n, ac, "Done", "", false)
+	case "(*sync.WaitGroup).Wait":
+		r.methodHook(c, n, ac, "Wait", "Wait", true)
+	case "(*sync.WaitGroup).Go":
+		r.methodHook(c, n, ac, "WGGo", "WGGo", true)
+	case "(*golang.org/x/sync/errgroup.Group).Go":
+		r.methodHook(c, n, ac, "GroupGo", "GroupGo", true)
+	case "(*golang.org/x/sync/errgroup.Group).TryGo":
+		r.methodHook(c, n, ac, "GroupTryGo", "GroupGo", true)
+	case "(*golang.org/x/sync/errgroup.Group).Wait":
+		r.methodHook(c, n, ac, "GroupWait", "Wait", true)
+	case "(*golang.org/x/sync/errgroup.Group).SetLimit":
+		r.methodHook(c, n, ac, "GroupSetLimit", "Add", true)
+	case "(*sync.Mutex).Lock":
+		r.methodHook(c, n, ac, "Lock", "Lock", true)
+	case "(*sync.Mutex).Unlock":
+		r.methodHook(c, n, ac, "Unlock", "", false)
+	case "(*sync.RWMutex).Lock":
+		r.methodHook(c, n, ac, "RWLock", "Lock", true)
+	case "(*sync.RWMutex).Unlock":
+		r.methodHook(c, n, ac, "RWUnlock", "", false)
+	case "(*sync.RWMutex).RLock":
+		r.methodHook(c, n, ac, "RLock", "Lock", true)
+	case "(*sync.RWMutex).RUnlock":
+		r.methodHook(c, n, ac, "RUnlock", "", false)
+	case "(*sync.Cond).Wait":
+		r.methodHook(c, n, ac, "CondWait", "CondWait", true)
+	case "(*sync.Cond).Signal":
+		r.methodHook(c, n, ac, "Signal", "", false)
+	case "(*sync.Cond).Broadcast":
+		r.methodHook(c, n, ac, "Broadcast", "", false)
+	case "time.Sleep":
+		c.Replace(r.rtCall("Sleep", append([]dst.Expr{r.site(ac.Lparen, "Sleep")}, n.Args...)...))
+	case "os.Exit":
+		c.Replace(r.rtCall("Exit", n.Args...))
+	case "log.Fatal", "log.Fatalf", "log.Fatalln",
+		"(*log.Logger).Fatal", "(*log.Logger).Fatalf", "(*log.Logger).Fatalln":
+		r.beforeStmt(c, ac, &dst.ExprStmt{X: r.rtCall("Flush")})
+	case "(*testing.T).Run", "(*testing.B).Run", "(*testing.M).Run":
+		// rt.Reacquire(rt.Release(site), x.Run(args)): the call runs
+		// without the baton, so the test functions it starts can take it.
+		tok := r.rtCall("Release", r.site(ac.Lparen, "Call"))
+		c.Replace(r.rtCall("Reacquire", tok, n))
+	case "(*testing.B).RunParallel", "(*testing.F).Fuzz":
+		r.releasedStmt(c, n, ac)
+	}
+}
+
+// methodHook replaces recv.M(args) by rt.hook([site,] &recv, args...), with
+// &recv reaching the sync.WaitGroup (or Mutex, ...) through embedded
+// fields. The call is left alone, with a warning, when an embedded field
+// on the way cannot be named here.
+func (r *fileRewriter) methodHook(c *dstutil.Cursor, n *dst.CallExpr, ac *ast.CallExpr, hook, op string, withSite bool) {
+	sel, ok := ast.Unparen(ac.Fun).(*ast.SelectorExpr)
+	dsel, ok2 := unparen(n.Fun).(*dst.SelectorExpr)
+	if !ok || !ok2 {
+		return
+	}
+	recv := r.receiver(sel, dsel.X)
+	if recv == nil {
+		r.warn(sel.Sel.Pos(), "%s not instrumented: the receiver is reached through an unexported embedded field of another package", sel.Sel.Name)
+		return
+	}
+	var args []dst.Expr
+	if withSite {
+		args = append(args, r.site(ac.Lparen, op))
+	}
+	args = append(args, recv)
+	args = append(args, n.Args...)
+	repl := r.rtCall(hook, args...)
+	repl.Decs = n.Decs
+	c.Replace(repl)
+}
+
+func unparen(e dst.Expr) dst.Expr {
+	for {
+		p, ok := e.(*dst.ParenExpr)
+		if !ok {
+			return e
+		}
+		e = p.X
+	}
+}
+
+// receiver returns a pointer expression for the receiver of the method
+// selected by sel, following the embedded fields of the selection: for
+// x.Done() with x a sync.WaitGroup, &x; with x a *sync.WaitGroup, x; with
+// s.Done() promoted from s.inner.WaitGroup, &s.inner.WaitGroup.
+func (r *fileRewriter) receiver(sel *ast.SelectorExpr, x dst.Expr) dst.Expr {
+	selection, ok := r.in.Info.Selections[sel]
+	if !ok {
+		return nil
+	}
+	expr := x
+	typ := r.in.Info.TypeOf(sel.X)
+	path := selection.Index()
+	for _, i := range path[:len(path)-1] {
+		if p, ok := typ.Underlying().(*types.Pointer); ok {
+			typ = p.Elem()
+		}
+		st, ok := typ.Underlying().(*types.Struct)
+		if !ok || i >= st.NumFields() {
+			return nil
+		}
+		f := st.Field(i)
+		if !f.Exported() && f.Pkg() != r.in.Pkg {
+			return nil
+		}
+		expr = &dst.SelectorExpr{X: expr, Sel: dst.NewIdent(f.Name())}
+		typ = f.Type()
+	}
+	if _, ok := typ.Underlying().(*types.Pointer); ok {
+		return expr
+	}
+	if _, isIface := typ.Underlying().(*types.Interface); isIface {
+		return nil
+	}
+	return &dst.UnaryExpr{Op: token.AND, X: expr}
+}
+
+// beforeStmt inserts s before the statement that contains the call at c,
+// when that statement is an expression statement in a statement list.
+func (r *fileRewriter) beforeStmt(c *dstutil.Cursor, ac *ast.CallExpr, s dst.Stmt) {
+	if _, ok := c.Parent().(*dst.ExprStmt); !ok {
+		r.warn(ac.Pos(), "profile not flushed before this call: it is not a statement of its own")
+		return
+	}
+	r.pendingBefore[c.Parent()] = append(r.pendingBefore[c.Parent()], s)
+	r.changed = true
+}
+
+// releasedStmt brackets a blocking library call without results (which
+// must be an expression statement) with rt.Release and rt.Reacquired.
+func (r *fileRewriter) releasedStmt(c *dstutil.Cursor, n *dst.CallExpr, ac *ast.CallExpr) {
+	parent, ok := c.Parent().(*dst.ExprStmt)
+	if !ok {
+		r.warn(ac.Pos(), "blocking call not instrumented: it is not a statement of its own")
+		return
+	}
+	r.tokens++
+	tk := r.in.Names.name("tk" + itoa(r.tokens))
+	r.pendingBefore[parent] = append(r.pendingBefore[parent], &dst.AssignStmt{
+		Lhs: []dst.Expr{dst.NewIdent(tk)}, Tok: token.DEFINE,
+		Rhs: []dst.Expr{r.rtCall("Release", r.site(ac.Lparen, "Call"))},
+	})
+	r.pendingAfter[parent] = append(r.pendingAfter[parent], &dst.ExprStmt{X: r.rtCall("Reacquired", dst.NewIdent(tk))})
+}

@@ -1,0 +1,160 @@
+package rewrite
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/packages"
+
+	"github.com/spgo/spgo/rewrite/escape"
+)
+
+// Config says which packages to rewrite and how to build them.
+type Config struct {
+	// Dir is the directory the patterns are relative to (in the module).
+	Dir string
+	// Tests rewrites the packages' test files too.
+	Tests bool
+	// BuildFlags are passed to the go command (-tags and the like).
+	BuildFlags []string
+	// Env is the go command's environment; nil means os.Environ().
+	Env []string
+	// NoEscape skips the escape analysis and hooks every allocation site
+	// (for tests: the counts are then too high).
+	NoEscape bool
+}
+
+// Result is the rewriting of a set of packages.
+type Result struct {
+	// Files maps the absolute path of every instrumented file to its
+	// output; files with nothing to instrument are absent and build as
+	// they are.
+	Files map[string]*Output
+	// Warnings lists what was not instrumented, sorted by position.
+	Warnings []Warning
+	// Escape is the compiler's escape analysis of the original packages
+	// (nil with Config.NoEscape).
+	Escape *escape.Result
+}
+
+// Paths returns the instrumented files' paths, sorted.
+func (r *Result) Paths() []string {
+	var ps []string
+	for p := range r.Files {
+		ps = append(ps, p)
+	}
+	sort.Strings(ps)
+	return ps
+}
+
+// LoadError is a package that does not load or type-check; Errors are
+// the go command's or the type checker's messages, with positions.
+type LoadError struct {
+	Errors []string
+}
+
+func (e *LoadError) Error() string {
+	return strings.Join(e.Errors, "\n")
+}
+
+// Packages loads the packages matched by patterns, runs the compiler's
+// escape analysis on them, and rewrites every file that has something to
+// instrument.
+func Packages(ctx context.Context, cfg Config, patterns ...string) (*Result, error) {
+	mode := packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles |
+		packages.NeedSyntax | packages.NeedTypes | packages.NeedTypesInfo | packages.NeedImports
+	pcfg := &packages.Config{
+		Context:    ctx,
+		Mode:       mode,
+		Dir:        cfg.Dir,
+		Env:        cfg.Env,
+		BuildFlags: cfg.BuildFlags,
+		Tests:      cfg.Tests,
+	}
+	pkgs, err := packages.Load(pcfg, patterns...)
+	if err != nil {
+		return nil, fmt.Errorf("load %s: %w", strings.Join(patterns, " "), err)
+	}
+	var msgs []string
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		for _, e := range p.Errors {
+			msgs = append(msgs, e.Error())
+		}
+	})
+	if len(msgs) > 0 {
+		sort.Strings(msgs)
+		return nil, &LoadError{Errors: dedupe(msgs)}
+	}
+	var esc Escapes
+	var escRes *escape.Result
+	if !cfg.NoEscape {
+		res, err := escape.Run(ctx, cfg.Dir, escape.Options{Tests: cfg.Tests, BuildFlags: cfg.BuildFlags, Env: cfg.Env}, patterns...)
+		if err != nil {
+			return nil, err
+		}
+		esc, escRes = res, res
+	}
+	// Test variants first: they hold every file of the package, so the
+	// generated names are checked against the test files' names too.
+	sort.SliceStable(pkgs, func(i, j int) bool {
+		ti, tj := strings.Contains(pkgs[i].ID, "["), strings.Contains(pkgs[j].ID, "[")
+		if ti != tj {
+			return ti
+		}
+		return pkgs[i].ID < pkgs[j].ID
+	})
+	out := &Result{Files: map[string]*Output{}, Escape: escRes}
+	done := map[string]bool{}
+	for _, p := range pkgs {
+		if strings.HasSuffix(p.PkgPath, ".test") && p.Name == "main" && strings.HasSuffix(p.ID, ".test") {
+			continue // the generated test main
+		}
+		names := newNamer(p.Syntax)
+		for _, f := range p.Syntax {
+			name := p.Fset.File(f.Pos()).Name()
+			if done[name] || !isGoSource(name, p) {
+				continue
+			}
+			done[name] = true
+			o, err := File(Input{Fset: p.Fset, File: f, Pkg: p.Types, Info: p.TypesInfo, Names: names, Esc: esc})
+			if err != nil {
+				return nil, err
+			}
+			out.Warnings = append(out.Warnings, o.Warnings...)
+			if o.Changed {
+				out.Files[name] = o
+			}
+		}
+	}
+	sort.SliceStable(out.Warnings, func(i, j int) bool {
+		a, b := out.Warnings[i].Pos, out.Warnings[j].Pos
+		if a.Filename != b.Filename {
+			return a.Filename < b.Filename
+		}
+		return a.Offset < b.Offset
+	})
+	return out, nil
+}
+
+// isGoSource reports whether name is one of p's own .go files (not a file
+// cgo generated in the build cache).
+func isGoSource(name string, p *packages.Package) bool {
+	for _, g := range p.GoFiles {
+		if g == name {
+			return true
+		}
+	}
+	return false
+}
+
+func dedupe(s []string) []string {
+	var out []string
+	for i, x := range s {
+		if i == 0 || x != s[i-1] {
+			out = append(out, x)
+		}
+	}
+	return out
+}

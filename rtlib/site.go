@@ -1,0 +1,107 @@
+package rtlib
+
+import "sync"
+
+// Site identifies a static instrumented operation: the base a file got
+// from Register plus the operation's index in the file's table.
+type Site int32
+
+// Op is the kind of an instrumented operation.
+type Op uint8
+
+// The operations a site can be.
+const (
+	OpInvalid  Op = iota
+	OpRoot        // main.main, TestXxx, BenchmarkXxx, FuzzXxx, ExampleXxx, TestMain
+	OpFunc        // a function that spawns: its own sync scope
+	OpGo          // a go statement
+	OpWGGo        // sync.WaitGroup.Go
+	OpGroupGo     // errgroup.Group.Go or TryGo
+	OpAdd         // sync.WaitGroup.Add
+	OpWait        // sync.WaitGroup.Wait or errgroup.Group.Wait
+	OpSend        // ch <- v
+	OpRecv        // <-ch, range over a channel
+	OpSelect      // a select statement without default
+	OpLock        // Mutex.Lock, RWMutex.Lock or RLock
+	OpCondWait    // sync.Cond.Wait
+	OpSleep       // time.Sleep
+	OpCall        // a library call that blocks (testing.T.Run and friends)
+	OpMake        // make([]T, n), make(map), make(chan)
+	OpNew         // new(T), &T{}
+	OpLit         // a slice or map composite literal
+	OpAppend      // append growth
+	OpString      // string concatenation or conversion
+	OpConv        // []byte(s), []rune(s)
+	OpVar         // a variable moved to the heap
+)
+
+var opNames = [...]string{
+	OpInvalid: "invalid", OpRoot: "root", OpFunc: "func", OpGo: "go",
+	OpWGGo: "wg.Go", OpGroupGo: "errgroup.Go", OpAdd: "wg.Add",
+	OpWait: "wait", OpSend: "send", OpRecv: "recv", OpSelect: "select",
+	OpLock: "lock", OpCondWait: "cond.Wait", OpSleep: "sleep",
+	OpCall: "call", OpMake: "make", OpNew: "new", OpLit: "literal",
+	OpAppend: "append", OpString: "string", OpConv: "conversion",
+	OpVar: "var",
+}
+
+// String returns the name of op.
+func (op Op) String() string {
+	if int(op) < len(opNames) {
+		return opNames[op]
+	}
+	return "invalid"
+}
+
+// IsAlloc reports whether op is an allocation site.
+func (op Op) IsAlloc() bool { return op >= OpMake }
+
+// SiteInfo describes one site of a file's table.
+type SiteInfo struct {
+	Line, Col int32
+	// Func is the enclosing function as written, qualified by the
+	// package name: "main.F", "main.T.M", "main.(*T).M"; a function
+	// literal is named by its enclosing function and its position,
+	// "main.F.func@12:7"; a generic function once, without type
+	// arguments.
+	Func string
+	Op   Op
+}
+
+// SiteRecord is a registered site with its file and package.
+type SiteRecord struct {
+	Pkg, File string
+	SiteInfo
+}
+
+var sites struct {
+	mu  sync.Mutex
+	all []SiteRecord // index = Site; entry 0 is unused
+}
+
+// Register records the site table of one instrumented file and returns
+// its base: the file's k-th site is base+k (k from 0). It is called from
+// package variable initialisers.
+func Register(pkg, file string, table []SiteInfo) Site {
+	sites.mu.Lock()
+	defer sites.mu.Unlock()
+	if len(sites.all) == 0 {
+		sites.all = append(sites.all, SiteRecord{})
+	}
+	base := Site(len(sites.all))
+	for _, s := range table {
+		sites.all = append(sites.all, SiteRecord{Pkg: pkg, File: file, SiteInfo: s})
+	}
+	return base
+}
+
+// Lookup returns the record of site s, and false if s was never
+// registered.
+func Lookup(s Site) (SiteRecord, bool) {
+	sites.mu.Lock()
+	defer sites.mu.Unlock()
+	if s <= 0 || int(s) >= len(sites.all) {
+		return SiteRecord{}, false
+	}
+	return sites.all[s], true
+}
