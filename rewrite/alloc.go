@@ -257,6 +257,9 @@ func (r *fileRewriter) movedVars(c *dstutil.Cursor) {
 		if as == nil || as.Tok != token.DEFINE {
 			return
 		}
+		if _, ok := c.Parent().(*dst.ForStmt); ok {
+			return // the loop's variables: hooked at the start of its body
+		}
 		for _, l := range as.Lhs {
 			if id, ok := l.(*ast.Ident); ok && r.in.Info.Defs[id] != nil {
 				ids = append(ids, id)

@@ -61,7 +61,10 @@ func (r *fileRewriter) call(c *dstutil.Cursor, n *dst.CallExpr) {
 	case "time.Sleep":
 		c.Replace(r.rtCall("Sleep", append([]dst.Expr{r.site(ac.Lparen, "Sleep")}, n.Args...)...))
 	case "os.Exit":
-		c.Replace(r.rtCall("Exit", n.Args...))
+		if len(n.Args) == 1 {
+			n.Args[0] = r.rtCall("Flushed", n.Args[0])
+			r.changed = true
+		}
 	case "log.Fatal", "log.Fatalf", "log.Fatalln",
 		"(*log.Logger).Fatal", "(*log.Logger).Fatalf", "(*log.Logger).Fatalln":
 		r.beforeStmt(c, ac, &dst.ExprStmt{X: r.rtCall("Flush")})

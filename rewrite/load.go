@@ -3,10 +3,15 @@ package rewrite
 import (
 	"context"
 	"fmt"
+	"go/token"
 	"sort"
 	"strings"
 
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
+
+	"github.com/spgo/spgo/analyzer/nonsp"
 
 	"github.com/spgo/spgo/rewrite/escape"
 )
@@ -64,7 +69,8 @@ func (e *LoadError) Error() string {
 // instrument.
 func Packages(ctx context.Context, cfg Config, patterns ...string) (*Result, error) {
 	mode := packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles |
-		packages.NeedSyntax | packages.NeedTypes | packages.NeedTypesInfo | packages.NeedImports
+		packages.NeedSyntax | packages.NeedTypes | packages.NeedTypesInfo | packages.NeedTypesSizes |
+		packages.NeedImports | packages.NeedModule
 	pcfg := &packages.Config{
 		Context:    ctx,
 		Mode:       mode,
@@ -128,6 +134,20 @@ func Packages(ctx context.Context, cfg Config, patterns ...string) (*Result, err
 			}
 		}
 	}
+	sp, err := structureWarnings(pkgs)
+	if err != nil {
+		return nil, err
+	}
+	out.Warnings = append(out.Warnings, sp...)
+	// Files the go command lists but whose syntax went through cgo.
+	for _, p := range pkgs {
+		for _, g := range p.GoFiles {
+			if !done[g] {
+				done[g] = true
+				out.Warnings = append(out.Warnings, Warning{Pos: token.Position{Filename: g}, Reason: "cgo file: not instrumented"})
+			}
+		}
+	}
 	sort.SliceStable(out.Warnings, func(i, j int) bool {
 		a, b := out.Warnings[i].Pos, out.Warnings[j].Pos
 		if a.Filename != b.Filename {
@@ -136,6 +156,31 @@ func Packages(ctx context.Context, cfg Config, patterns ...string) (*Result, err
 		return a.Offset < b.Offset
 	})
 	return out, nil
+}
+
+// structureWarnings reports the uses of goroutine groups that are not
+// series-parallel, with spvet's nonsp analyzer: they run correctly
+// instrumented, but the figures they affect are not exact.
+func structureWarnings(pkgs []*packages.Package) ([]Warning, error) {
+	g, err := checker.Analyze([]*analysis.Analyzer{nonsp.Analyzer}, pkgs, nil)
+	if err != nil {
+		return nil, fmt.Errorf("structure check: %w", err)
+	}
+	seen := map[string]bool{}
+	var ws []Warning
+	for _, act := range g.Roots {
+		if act.Analyzer != nonsp.Analyzer || act.Err != nil {
+			continue
+		}
+		for _, d := range act.Diagnostics {
+			w := Warning{Pos: act.Package.Fset.Position(d.Pos), Reason: d.Message}
+			if !seen[w.String()] {
+				seen[w.String()] = true
+				ws = append(ws, w)
+			}
+		}
+	}
+	return ws, nil
 }
 
 // isGoSource reports whether name is one of p's own .go files (not a file

@@ -1,0 +1,44 @@
+// Package rewrite turns a user's Go packages into instrumented ones that
+// call package rtlib, spgo's runtime: it never writes the user's files,
+// only new sources that the go command reads through -overlay.
+//
+// Packages loads the packages with golang.org/x/tools/go/packages, runs
+// the compiler's escape analysis on them (package escape), rewrites every
+// file with something to instrument on github.com/dave/dst, and reports
+// what it left alone. File rewrites one type-checked file.
+//
+// What is instrumented (rewrite/README.md has the table of shapes):
+//
+//   - go statements: the function value and arguments are evaluated in
+//     the parent, then rtlib.Fork, the go statement running the call
+//     between Task.Start and Task.Return, and Task.Resume;
+//   - sync.WaitGroup Add, Done, Wait and Go, and errgroup.Group Go, TryGo,
+//     Wait and SetLimit, with the group reached through locals, fields,
+//     pointers, closures and embedded fields;
+//   - blocking operations: channel sends and receives, range over a
+//     channel, select without default (a loop rtlib drives, with the case
+//     bodies dispatched by index so none is duplicated), close,
+//     Mutex/RWMutex locks and unlocks, Cond Wait/Signal/Broadcast,
+//     time.Sleep, and testing's Run, RunParallel and Fuzz, which block
+//     while other instrumented goroutines run;
+//   - allocation sites the escape analysis puts on the heap: make, new,
+//     &T{...}, slice and map literals, append growth, string
+//     concatenation and conversions, variables moved to the heap; make of
+//     a variable size that stays on the stack gets a run-time size test;
+//   - roots (main.main, tests, benchmarks, fuzz targets, examples,
+//     TestMain), the scope of every function that spawns, and the profile
+//     flush before os.Exit and log.Fatal.
+//
+// Every rewritten statement keeps its line through //line directives, so
+// compile errors, panics and stack traces name the user's file and line;
+// generated identifiers start with spgo_ and step around every
+// identifier of the package; the output is gofmt-clean. Files with
+// nothing to instrument, cgo files and files excluded by build
+// constraints are not rewritten.
+//
+// Not instrumented (the census of rtlib accounts for their memory, but
+// not per line): interface conversions, closures, map growth, appends
+// and string operations the compiler keeps on the stack, method values
+// of hooked methods (f := wg.Done), and groups reached through an
+// unexported embedded field of another package (a warning says so).
+package rewrite

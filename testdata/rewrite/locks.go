@@ -1,0 +1,60 @@
+// Locks and condition variables: Mutex, RWMutex, Cond, a lock reached
+// through a pointer and an embedded field, TryLock (left alone), and a
+// method value of Unlock (left alone).
+package main
+
+import (
+	"fmt"
+	"sync"
+)
+
+type cache struct {
+	sync.RWMutex
+	m map[string]int
+}
+
+func (c *cache) get(k string) int {
+	c.RLock()
+	defer c.RUnlock()
+	return c.m[k]
+}
+
+func (c *cache) put(k string, v int) {
+	c.Lock()
+	c.m[k] = v
+	c.Unlock()
+}
+
+func main() {
+	c := &cache{m: map[string]int{}}
+	var wg sync.WaitGroup
+	for i := range 3 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c.put(fmt.Sprint(i), i)
+		}()
+	}
+	wg.Wait()
+
+	var mu sync.Mutex
+	cond := sync.NewCond(&mu)
+	ready := false
+	go func() {
+		mu.Lock()
+		ready = true
+		cond.Broadcast()
+		mu.Unlock()
+	}()
+	mu.Lock()
+	for !ready {
+		cond.Wait()
+	}
+	mu.Unlock()
+	cond.Signal()
+	if mu.TryLock() {
+		unlock := mu.Unlock
+		unlock()
+	}
+	fmt.Println(c.get("2"), ready)
+}
