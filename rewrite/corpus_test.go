@@ -112,6 +112,11 @@ func TestCorpus(t *testing.T) {
 			}
 			gotErr, wantErr := got.stderr, want.stderr
 			if p.stderrPrefix != "" {
+				// The trace names the same line of the user's file first.
+				frame := regexp.MustCompile(`corpus/` + p.name + `/\w+\.go:\d+`)
+				if g, w := frame.FindString(gotErr), frame.FindString(wantErr); g != w {
+					t.Errorf("the panic's first user frame is %q, original %q", g, w)
+				}
 				gotErr, wantErr = firstLine(gotErr), firstLine(wantErr)
 				if !strings.HasPrefix(wantErr, p.stderrPrefix) {
 					t.Errorf("original stderr starts %q, header says %q", wantErr, p.stderrPrefix)
@@ -158,6 +163,7 @@ func checkNoNewHeap(t *testing.T, orig, inst *escape.Result) {
 	if stack == 0 {
 		t.Error("no stack sites in the original: the check checked nothing")
 	}
+	t.Logf("%d hookable allocation sites stay on the stack in the original; none escapes instrumented", stack)
 }
 
 // hookable reports whether the compiler's text names an allocation of a
