@@ -1,0 +1,133 @@
+package profile
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func sample() *Profile {
+	return &Profile{
+		Schema: Schema, Program: "tiles", PMax: 3,
+		Census: Census{Policy: "hooks+gc-census", ErrorBound: 0.05},
+		Roots: []Root{{
+			Name: "main", Exact: true,
+			MHWM:       []Point{{1, 100}, {2, 150}, {3, 150}},
+			SerialPeak: 60, Work: 10, Span: 4, Strands: 7, Spawns: 3,
+			Lines: []Line{{File: "/m/main.go", Line: 12, Func: "main.tile", AllocBytes: 300, Allocs: 3,
+				MHWMBytes: map[string]int64{"1": 100, "2": 150, "3": 150}}},
+			Antichain: &Antichain{P: 3, Bytes: 150, Running: 100, Completed: 50},
+		}},
+	}
+}
+
+func TestRoundTrip(t *testing.T) {
+	var buf bytes.Buffer
+	if err := Encode(&buf, sample()); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Read(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, sample()) {
+		t.Errorf("round trip changed the profile:\n%+v\n%+v", got, sample())
+	}
+	var again bytes.Buffer
+	Encode(&again, got)
+	if !bytes.Equal(buf.Bytes(), again.Bytes()) {
+		t.Error("encoding is not deterministic")
+	}
+	for _, field := range []string{`"schema"`, `"roots"`, `"name"`, `"exact"`, `"mhwm"`, `"p"`, `"bytes"`, `"lines"`, `"file"`, `"line"`, `"func"`, `"alloc_bytes"`, `"allocs"`, `"mhwm_bytes"`} {
+		if !strings.Contains(buf.String(), field) {
+			t.Errorf("encoding lacks the fixed field %s", field)
+		}
+	}
+}
+
+func TestReadRejects(t *testing.T) {
+	var valid bytes.Buffer
+	Encode(&valid, sample())
+	decreasing := sample()
+	decreasing.Roots[0].MHWM[2].Bytes = 90
+	var dec bytes.Buffer
+	Encode(&dec, decreasing)
+	badKey := sample()
+	badKey.Roots[0].Lines[0].MHWMBytes["9"] = 1
+	var bk bytes.Buffer
+	Encode(&bk, badKey)
+	tests := []struct {
+		name, in, want string
+	}{
+		{"empty", "", "empty file"},
+		{"text", "hello", "not a JSON object"},
+		{"array", "[1,2]", "not a JSON object"},
+		{"foreign", `{"traceEvents": []}`, `no "schema" field`},
+		{"other schema", `{"schema": "pprof"}`, `not an spgo profile (schema "pprof")`},
+		{"newer", `{"schema": "spgo.profile/v2", "roots": []}`, "not supported"},
+		{"decreasing", dec.String(), "below MHWM_2"},
+		{"bad p key", bk.String(), `figures for p = "9"`},
+		{"wrong type", `{"schema": "spgo.profile/v1", "pmax": "many"}`, "corrupt profile"},
+	}
+	for _, n := range []int{1, 10, valid.Len() / 2, valid.Len() - 3} {
+		tests = append(tests, struct{ name, in, want string }{"truncated", valid.String()[:n], "truncated or corrupt"})
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Read(strings.NewReader(tt.in))
+			var fe *FormatError
+			if !errors.As(err, &fe) {
+				t.Fatalf("got %v, want a FormatError", err)
+			}
+			if !strings.Contains(err.Error(), tt.want) || strings.Contains(err.Error(), "\n") {
+				t.Errorf("error %q, want one line containing %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestWriteFileAtomic(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "spgo-profile.json")
+	if err := os.WriteFile(path, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFile(path, sample()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadFile(path); err != nil {
+		t.Fatal(err)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("temporary files left behind: %v", entries)
+	}
+	// A directory that does not exist: an error, nothing written.
+	if err := WriteFile(filepath.Join(dir, "no", "such.json"), sample()); err == nil {
+		t.Error("writing into a missing directory succeeded")
+	}
+}
+
+func FuzzRead(f *testing.F) {
+	var valid bytes.Buffer
+	Encode(&valid, sample())
+	f.Add(valid.Bytes())
+	f.Add([]byte(`{"schema": "spgo.profile/v1", "pmax": 1, "roots": [{"name": "x", "mhwm": [{"p": 1, "bytes": 3}]}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p, err := Read(bytes.NewReader(data))
+		if err != nil {
+			var fe *FormatError
+			if !errors.As(err, &fe) {
+				t.Fatalf("not a FormatError: %v", err)
+			}
+			return
+		}
+		if err := p.Validate(); err != nil {
+			t.Fatalf("Read accepted an invalid profile: %v", err)
+		}
+	})
+}
