@@ -1,14 +1,14 @@
-// Program mutexhandoff exercises locks and condition variables.
+// Program mutexhandoff exercises hand-offs between goroutines with locks and
+// condition variables.
 //
 // Constructs:
-//   - sync.Mutex protecting a counter incremented by many goroutines
-//     (Lock/Unlock and defer Unlock);
-//   - sync.RWMutex protecting a map with concurrent readers (RLock/RUnlock)
-//     and writers (Lock/Unlock);
 //   - a ping-pong hand-off between two goroutines using two mutexes, each
 //     unlocked by the other goroutine (allowed: a Mutex is not owned);
 //   - a ping-pong using sync.Cond (Wait in a loop, Signal);
-//   - a gate opened with sync.Cond.Broadcast that releases many waiters.
+//   - a gate opened with sync.Cond.Broadcast that releases many waiters
+//     (Lock with defer Unlock around the Wait loop).
+//
+// Shared state protected by Mutex and RWMutex is in the rwmutex program.
 package main
 
 import (
@@ -16,67 +16,6 @@ import (
 	"sort"
 	"sync"
 )
-
-func counter() {
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	n := 0
-	for range 8 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for range 500 {
-				mu.Lock()
-				n++
-				mu.Unlock()
-			}
-		}()
-	}
-	wg.Wait()
-	fmt.Println("counter:", n)
-}
-
-func cache() {
-	var rw sync.RWMutex
-	m := map[int]int{}
-	for k := range 50 {
-		m[k] = k * k
-	}
-	var wg sync.WaitGroup
-	for w := range 4 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range 25 {
-				rw.Lock()
-				m[1000+w*100+i] = i
-				rw.Unlock()
-			}
-		}()
-	}
-	sums := make([]int, 4)
-	for r := range sums {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for k := range 50 {
-				rw.RLock()
-				sums[r] += m[k] // keys below 50 are never written again
-				rw.RUnlock()
-			}
-		}()
-	}
-	wg.Wait()
-	rw.RLock()
-	defer rw.RUnlock()
-	keys := make([]int, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Ints(keys)
-	fmt.Println("reader sums:", sums)
-	fmt.Println("cache size:", len(m), "first:", keys[:3], "last:", keys[len(keys)-2:])
-}
 
 func mutexPingPong() {
 	var pingTurn, pongTurn sync.Mutex
@@ -156,8 +95,6 @@ func gate() {
 }
 
 func main() {
-	counter()
-	cache()
 	mutexPingPong()
 	condPingPong()
 	gate()

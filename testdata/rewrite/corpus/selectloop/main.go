@@ -3,14 +3,13 @@
 // Constructs:
 //   - for+select with a default case and a labelled break out of the loop;
 //   - non-blocking sends (select with a send case and default);
-//   - merging two channels, disabling each case by setting its channel to
-//     nil once it is closed (v, ok := <-ch);
 //   - a labelled continue and a labelled break out of an inner for+select
 //     that has a single case;
 //   - a worker stopped by closing a done channel;
 //   - a select with exactly one case (receive) and one with a send case.
 //
 // No select ever has two cases ready whose choice would change the output.
+// Nil-channel cases are in the selectnil program.
 package main
 
 import "fmt"
@@ -44,42 +43,6 @@ func nonBlockingSend() {
 		}
 	}
 	fmt.Println("buffered:", len(ch), "dropped:", dropped)
-}
-
-func mergeWithNil() {
-	a := make(chan int)
-	b := make(chan string)
-	go func() {
-		defer close(a)
-		for i := range 4 {
-			a <- i
-		}
-	}()
-	go func() {
-		defer close(b)
-		for _, s := range []string{"x", "y", "z"} {
-			b <- s
-		}
-	}()
-	var ints []int
-	var strs []string
-	for a != nil || b != nil {
-		select {
-		case v, ok := <-a:
-			if !ok {
-				a = nil
-				continue
-			}
-			ints = append(ints, v)
-		case s, ok := <-b:
-			if !ok {
-				b = nil
-				continue
-			}
-			strs = append(strs, s)
-		}
-	}
-	fmt.Println("merged:", ints, strs)
 }
 
 func rounds() {
@@ -143,7 +106,6 @@ func doneChannel() {
 func main() {
 	drainWithDefault()
 	nonBlockingSend()
-	mergeWithNil()
 	rounds()
 	doneChannel()
 }
