@@ -1,19 +1,209 @@
 package rtlib
 
+import (
+	"reflect"
+	"unsafe"
+)
+
+// Channel operations are first attempted without blocking, by the holder.
+// When the attempt fails, a complementary operation parked on the same
+// channel is granted (a rendezvous: both do the real blocking operation,
+// the holder keeps the baton, the partner waits for it in the ready
+// queue); otherwise the task parks. A successful operation on a buffered
+// channel wakes the first task parked on it in the other direction;
+// close wakes all of them.
+
+// chanPtr is the identity of a channel, whatever its direction.
+func chanPtr[C any](c C) unsafe.Pointer { return *(*unsafe.Pointer)(unsafe.Pointer(&c)) }
+
+// chanOf is chanPtr and cap for a channel held in an interface (a select's
+// operand); nil for a nil channel.
+func chanOf(c any) (unsafe.Pointer, int) {
+	v := reflect.ValueOf(c)
+	if !v.IsValid() || v.Kind() != reflect.Chan || v.IsNil() {
+		return nil, 0
+	}
+	return v.UnsafePointer(), v.Cap()
+}
+
+func otherDir(d byte) byte {
+	if d == 's' {
+		return 'r'
+	}
+	return 's'
+}
+
 // Send is ch <- v.
-func Send[T any](site Site, ch chan<- T, v T) { ch <- v }
+func Send[T any](site Site, ch chan<- T, v T) {
+	beat(site)
+	t := self()
+	select {
+	case ch <- v:
+		chanDone(chanPtr(ch), cap(ch), 's')
+		return
+	default:
+	}
+	sendSlow(t, ch, v)
+}
+
+func sendSlow[T any](t *Task, ch chan<- T, v T) {
+	key := chanPtr(ch)
+	m := chanBlock(t, key, 's')
+	for {
+		switch m {
+		case mAttempt:
+			select {
+			case ch <- v:
+				chanDone(key, cap(ch), 's')
+				return
+			default:
+			}
+			m = chanBlock(t, key, 's')
+		case mInitiator, mGranted:
+			ok := false
+		loop:
+			for {
+				select {
+				case ch <- v:
+					ok = true
+					break loop
+				case <-t.sig:
+					if rvCancelled(t) {
+						break loop
+					}
+				}
+			}
+			if m == mGranted {
+				waitBaton(t)
+			} else {
+				holdAgain(t)
+			}
+			if ok {
+				chanDone(key, cap(ch), 's')
+				return
+			}
+			m = mAttempt
+		case mExternal:
+			select {
+			case ch <- v:
+				extAnswer(t, true)
+				chanDone(key, cap(ch), 's')
+				return
+			case <-t.sig:
+				if m2, ok := extAnswer(t, false); ok {
+					m = m2
+				}
+			}
+		}
+	}
+}
 
 // Recv is <-ch.
-func Recv[T any](site Site, ch <-chan T) T { return <-ch }
+func Recv[T any](site Site, ch <-chan T) T {
+	beat(site)
+	t := self()
+	select {
+	case v, ok := <-ch:
+		if ok {
+			chanDone(chanPtr(ch), cap(ch), 'r')
+		}
+		return v
+	default:
+	}
+	v, _ := recvSlow(t, ch)
+	return v
+}
 
 // Recv2 is v, ok := <-ch, and one iteration of a range over ch.
 func Recv2[T any](site Site, ch <-chan T) (T, bool) {
-	v, ok := <-ch
-	return v, ok
+	beat(site)
+	t := self()
+	select {
+	case v, ok := <-ch:
+		if ok {
+			chanDone(chanPtr(ch), cap(ch), 'r')
+		}
+		return v, ok
+	default:
+	}
+	return recvSlow(t, ch)
+}
+
+func recvSlow[T any](t *Task, ch <-chan T) (T, bool) {
+	key := chanPtr(ch)
+	m := chanBlock(t, key, 'r')
+	for {
+		switch m {
+		case mAttempt:
+			select {
+			case v, ok := <-ch:
+				if ok {
+					chanDone(key, cap(ch), 'r')
+				}
+				return v, ok
+			default:
+			}
+			m = chanBlock(t, key, 'r')
+		case mInitiator, mGranted:
+			var v T
+			ok, got := false, false
+		loop:
+			for {
+				select {
+				case v, ok = <-ch:
+					got = true
+					break loop
+				case <-t.sig:
+					if rvCancelled(t) {
+						break loop
+					}
+				}
+			}
+			if m == mGranted {
+				waitBaton(t)
+			} else {
+				holdAgain(t)
+			}
+			if got {
+				if ok {
+					chanDone(key, cap(ch), 'r')
+				}
+				return v, ok
+			}
+			m = mAttempt
+		case mExternal:
+			select {
+			case v, ok := <-ch:
+				extAnswer(t, true)
+				if ok {
+					chanDone(key, cap(ch), 'r')
+				}
+				return v, ok
+			case <-t.sig:
+				if m2, ok := extAnswer(t, false); ok {
+					m = m2
+				}
+			}
+		}
+	}
 }
 
 // Close is close(ch).
-func Close[T any](ch chan<- T) { close(ch) }
+func Close[T any](ch chan<- T) {
+	beat(-1)
+	self()
+	close(ch)
+	if nparkedA.Load() == 0 {
+		return
+	}
+	key := chanPtr(ch)
+	sched.mu.Lock()
+	noteProgressLocked()
+	if q := sched.waitqs[key]; q != nil {
+		wakeAllLocked(q, wkChan)
+	}
+	sched.mu.Unlock()
+}
 
 // Elem returns the zero value of ch's element type; the rewriter declares
 // a select's receive temporaries with it, so it never has to name a type.
@@ -22,12 +212,91 @@ func Elem[T any](ch <-chan T) T {
 	return zero
 }
 
+// chanDone is called by the holder after a successful operation on the
+// channel at key: on a buffered channel, a value or a free slot may let
+// the first task parked in the other direction go on.
+func chanDone(key unsafe.Pointer, c int, dir byte) {
+	if nparkedA.Load() == 0 {
+		return
+	}
+	sched.mu.Lock()
+	noteProgressLocked()
+	if c > 0 && key != nil {
+		wakeFirstLocked(key, wkChan, otherDir(dir))
+	}
+	sched.mu.Unlock()
+}
+
+// chanBlock is called by the holder t after an attempt on the channel at
+// key failed: it grants the first complementary parked operation
+// (mInitiator) or parks t.
+func chanBlock(t *Task, key unsafe.Pointer, dir byte) mode {
+	sched.mu.Lock()
+	if key != nil {
+		if q := sched.waitqs[key]; q != nil {
+			if w := q.firstLocked(wkChan, otherDir(dir)); w != nil {
+				grantLocked(w, t, -1)
+				sched.mu.Unlock()
+				return mInitiator
+			}
+		}
+	}
+	t.nws = 0
+	if key != nil {
+		linkLocked(t, queueLocked(key), wkChan, dir, 0)
+	}
+	return parkLocked(t, pkChan)
+}
+
+// grantLocked wakes the task of the parked waiter w for a rendezvous with
+// the holder h (at h's case hk for a select): w's task does its blocking
+// operation at once and takes its place in the ready queue now, so that
+// the order does not depend on when it comes back.
+func grantLocked(w *waiter, h *Task, hk int) {
+	p := w.t
+	k := w.k
+	unparkLocked(p)
+	p.wake = mGranted
+	p.grantK = k
+	p.partner, p.partnerGen, p.rvCancel = h, h.gen, false
+	h.partner, h.partnerGen, h.rvCancel = p, p.gen, false
+	h.grantK = hk
+	noteProgressLocked()
+	dagComm(h, p)
+	pushReadyLocked(p)
+	poke(p)
+}
+
+// rvCancelled is called by a task in a rendezvous that was poked; it
+// reports whether its partner asked it to stop.
+func rvCancelled(t *Task) bool {
+	sched.mu.Lock()
+	c := t.rvCancel
+	t.rvCancel = false
+	sched.mu.Unlock()
+	return c
+}
+
+// rvCancelLocked asks t's rendezvous partner to stop its blocking
+// operation: t's own select fired another case, so the partner's
+// operation may never complete. Only Send and Recv listen; a select
+// cannot be interrupted.
+func rvCancelLocked(t *Task) {
+	if p := t.partner; p != nil && p.gen == t.partnerGen && p.partner == t {
+		p.rvCancel = true
+		poke(p)
+	}
+	t.partner = nil
+}
+
 // SelectState drives the loop a blocking select statement becomes (see the
 // package documentation).
 type SelectState struct {
 	site  Site
 	dirs  string
 	tries int
+	t     *Task
+	m     mode
 }
 
 // Select starts a select statement with one case per letter of dirs: 'r'
@@ -41,11 +310,77 @@ func Select(site Site, dirs string) SelectState {
 // cases' channels in order; it reports whether to attempt again.
 func (w *SelectState) Next(fired int, chans ...any) bool {
 	if fired >= 0 {
+		w.fired(fired, chans)
 		return false
 	}
+	if w.tries == 0 {
+		beat(w.site)
+		w.t = self()
+		w.tries = 1
+		w.m = mAttempt
+		return true
+	}
 	w.tries++
+	w.m = selectBlock(w.t, w.dirs, chans)
 	return true
 }
 
 // Blocking reports whether the next attempt must be the blocking select.
-func (w *SelectState) Blocking() bool { return w.tries > 1 }
+func (w *SelectState) Blocking() bool { return w.m != mAttempt }
+
+// selectBlock is chanBlock for a select whose attempt failed.
+func selectBlock(t *Task, dirs string, chans []any) mode {
+	t.keys, t.caps = t.keys[:0], t.caps[:0]
+	for _, c := range chans {
+		k, n := chanOf(c)
+		t.keys = append(t.keys, k)
+		t.caps = append(t.caps, n)
+	}
+	sched.mu.Lock()
+	for k, key := range t.keys {
+		if key == nil || k >= len(dirs) {
+			continue
+		}
+		if q := sched.waitqs[key]; q != nil {
+			if pw := q.firstLocked(wkChan, otherDir(dirs[k])); pw != nil {
+				grantLocked(pw, t, k)
+				sched.mu.Unlock()
+				return mInitiator
+			}
+		}
+	}
+	t.nws = 0
+	for k, key := range t.keys {
+		if key != nil && k < len(dirs) {
+			linkLocked(t, queueLocked(key), wkChan, dirs[k], k)
+		}
+	}
+	return parkLocked(t, pkSelect)
+}
+
+// fired ends a select whose case k fired.
+func (w *SelectState) fired(k int, chans []any) {
+	t := w.t
+	if t == nil { // Next(k) without a first Next(-1): nothing to do
+		return
+	}
+	switch w.m {
+	case mInitiator, mGranted:
+		if k != t.grantK {
+			sched.mu.Lock()
+			rvCancelLocked(t)
+			sched.mu.Unlock()
+		}
+		if w.m == mGranted {
+			waitBaton(t)
+		} else {
+			holdAgain(t)
+		}
+	case mExternal:
+		selectBack(t)
+	}
+	if k < len(chans) && k < len(w.dirs) {
+		key, n := chanOf(chans[k])
+		chanDone(key, n, w.dirs[k])
+	}
+}

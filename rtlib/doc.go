@@ -48,6 +48,198 @@
 //		}
 //	}
 //
+// # Execution model: the baton
+//
+// Exactly one instrumented goroutine, the holder, runs instrumented code
+// at a time; it holds the baton until it ends, blocks or sleeps. rtlib
+// calls every goroutine it knows a task (type Task): one per go
+// statement, plus one per goroutine it adopts (below). Each task waits
+// for the baton on a private semaphore; the scheduler's state is guarded
+// by one mutex, and the holder is an atomic pointer, so that a hook that
+// does not block costs a few atomic operations.
+//
+// Spawns run the child first, as in Cilk's serial elision. Fork (in the
+// parent) creates the task; Resume hands the baton to the child, whose
+// Start waits for it, and suspends the parent; the parent gets the baton
+// back as soon as the child first gives it up, by blocking or by ending
+// (Finish). Nested spawns make a chain of suspended parents, resumed
+// innermost first.
+//
+// # The ready order
+//
+// When the holder gives the baton up and it has no suspended parent, the
+// next holder is the head of the ready queue, a first-in first-out queue
+// of the tasks that wait for the baton. A task enters it when it becomes
+// runnable: it is woken by an operation of the holder (a send, a close,
+// an unlock, a Done, a Signal, the end of a group's task, a rendezvous
+// grant), or it comes back from outside rtlib (Sleep, a Release window,
+// an external wait, below). Every insertion but the last kind is made by
+// the holder, in an order fixed by the program's own execution, so the
+// sequence of holders never depends on OS timing. Tasks that become
+// ready together (a close, a Broadcast, a retry round, the settling of
+// external waits) enter in the order in which they parked. In short: the
+// suspended parent first, then first come, first served, with "come"
+// defined by the serial execution itself.
+//
+// # Parking and rendezvous
+//
+// Every instrumented channel operation is first attempted without
+// blocking (a select with a default case) by the holder. If it fails the
+// holder looks, on the same channel, for a parked task waiting in the
+// other direction. If there is one, rtlib arranges a real rendezvous: it
+// takes the partner out of its queues, puts it in the ready queue (its
+// place is fixed now), and tells it to do the real blocking operation
+// (SelectState.Blocking reports true); the holder does its own blocking
+// operation, and the two meet in the Go channel. The holder keeps the
+// baton; the partner waits for it once its operation completed. Should
+// the partner's select (or the holder's) fire another case instead, made
+// ready by code rtlib does not see, it asks the other side to stop (only
+// Send and Recv can be interrupted; a select cannot) and that side tries
+// again.
+//
+// Without a partner the holder parks: it is registered on its channels
+// (one registration per case of a select), with the direction, and the
+// baton passes on. A successful operation on a buffered channel wakes
+// the first task parked on it in the other direction, close wakes all of
+// them; a woken task tries its operation again when it gets the baton.
+// On an unbuffered channel, a parked task is only ever released by a
+// rendezvous.
+//
+// Locks are taken with TryLock; a failing locker parks on the lock, and
+// Unlock through rtlib wakes the first one (RWMutex.Unlock wakes them
+// all, RUnlock the first writer). Cond.Wait registers the task on
+// rtlib's own first-in first-out list for the Cond, unlocks c.L through
+// rtlib, parks, and locks c.L again through rtlib when Signal or
+// Broadcast woke it (a Locker without TryLock is locked without the
+// baton). rtlib mirrors the counter of each WaitGroup (Add, Done, WGGo)
+// and the number of running tasks of each errgroup (GroupGo, GroupTryGo):
+// Wait and GroupWait park while it is not zero and are woken by the Done
+// or the end of task that makes it zero. GroupGo tries TryGo first; when
+// the group is full (with the limit rtlib saw in GroupSetLimit) it parks
+// until one of the group's tasks ends, then calls Go, which returns as
+// soon as that task's slot is given back (the ending goroutine needs no
+// baton for that); with a limit rtlib did not see, Go runs without the
+// baton. Sleep gives the baton up, really sleeps, and queues again.
+//
+// # Quiescence and external waits
+//
+// When nobody is ready, every parked task (but Cond waiters, which only
+// Signal and Broadcast wake) is first made ready once more, in park
+// order: a retry round, cheap and deterministic, which finds state that
+// changed behind rtlib's back (a context cancelled by errgroup, a channel
+// filled by an uninstrumented goroutine). Another round happens only
+// after some operation succeeded. After an errgroup task failed, the
+// round waits up to 2 ms for the group to cancel its context (errgroup
+// does it after the task's function returned, outside rtlib).
+//
+// If the round changes nothing, the program waits for something external:
+// a timer (time.After, a context deadline), an uninstrumented goroutine,
+// I/O. The parked Send, Recv and select operations then run their real
+// blocking operation without the baton (external mode), and the baton is
+// free. The first task to come back (from such an operation, a Sleep or a
+// Release) takes the baton, stops the interruptible external operations
+// and waits for their answers, waits up to 250 µs for selects completing
+// at the same time (all woken by one close, say), then queues all of them
+// and itself in park order, those whose operation did not complete to
+// retry it; from there on the order is deterministic again. A program
+// whose behaviour depends on timing is therefore deterministic only up to
+// its own timing: which timer fires first, when an uninstrumented sender
+// sends.
+//
+// If nothing can ever happen, every goroutine ends up asleep in a Go
+// primitive (rtlib's own goroutines wait on channels without timers at
+// that point) and the Go runtime itself stops the process with "fatal
+// error: all goroutines are asleep - deadlock!" and exit status 2, as it
+// would stop the original program; rtlib flushes the profile first (when
+// nothing outside rtlib is pending it cannot know whether a timer will
+// fire, so it flushes whenever the run reaches that state after some
+// progress). Where the original would hang instead (pending timers,
+// go test's alarm, goroutines blocked in system calls), so does the
+// instrumented program. When the baton is free and tasks are parked on
+// locks, WaitGroups or groups, the watchdog also retries them 1, 4, 16,
+// 64 and 256 ms later, in case uninstrumented code unlocked them.
+//
+// # The watchdog
+//
+// A holder that runs uninstrumented code which blocks (a read nobody
+// answers, a library's own wait, a dependency's send on a channel whose
+// receiver is parked in rtlib) would hang the run. Every hook stores its
+// site in an atomic heartbeat; a watchdog goroutine, which runs only
+// while there is a holder and some task waits (ready or parked), reads
+// and clears it four times per period (SPGO_WATCHDOG, default 1s, 0 to
+// disable). When the holder neither passed a hook nor gave up the baton
+// for a whole period while others are ready, and the process used less
+// than a tenth of a CPU meanwhile (a busy holder gets ten periods), the
+// watchdog prints one warning to standard error naming the last site the
+// holder passed (file:line and function), and passes the baton on as if
+// the holder had blocked. When only parked tasks wait, a blocked holder
+// loses the baton without a word (the parked tasks retry, and run their
+// channel operations for real, since the holder may be blocked on one of
+// them), and the warning comes only if some task makes progress before
+// the holder is back: a holder in slow I/O while workers idle changes
+// nothing. When the holder comes back to rtlib it queues for the baton
+// again. After a warning the run is no longer serial or deterministic,
+// and says so.
+//
+// # Identity and adoption
+//
+// Most hooks do not say which goroutine calls them: while nothing
+// suggests otherwise, rtlib takes the caller to be the holder, which
+// costs a few atomic loads. Hooks that carry a task (Task methods,
+// EndRoot, Reacquire) know it. The caller is identified by its goroutine
+// id (parsed from runtime.Stack, a few microseconds) when a hook is
+// called while the baton is free, while a goroutine the watchdog took
+// the baton from has not come back, after a goroutine was adopted
+// outside a Release window, with SPGO_CHECK=1, and inside a Release
+// window while some goroutine created since the window opened is not
+// accounted for (the runtime's /sched/goroutines-created metric against
+// the tasks started and goroutines adopted meanwhile; without the metric,
+// Go before 1.26, throughout the window). A caller that is not the holder
+// is adopted if rtlib does not know it (it becomes a task) and waits for
+// the baton.
+//
+// BeginRoot adopts the goroutine that runs a root (main.main, a test
+// function) and waits for the baton; EndRoot passes it on (at the end of
+// main.main it keeps it: the process exits). Release gives the baton up
+// around a library call that runs other roots or callbacks
+// (testing.T.Run, M.Run, B.RunParallel) and opens a window; Reacquire
+// closes it, retires the goroutines adopted in it that still hold the
+// baton (their callbacks returned with the call) and queues for the
+// baton. A root begun by the goroutine that released the baton (an
+// example run by M.Run on the main goroutine) gives it back at EndRoot.
+// An adopted goroutine rtlib cannot see leave: one that keeps the baton
+// without a hook for 5 ms while others wait, in a window or while
+// identities are checked, is presumed gone and loses the baton silently.
+//
+// For the testing package this works best when the rewriter makes the
+// function literal of T.Run a root too (its goroutine is then adopted
+// at BeginRoot and leaves at EndRoot) and releases the baton around
+// T.Parallel, which blocks until the parent test ends.
+//
+// # What stays nondeterministic
+//
+// The sequence of holders is a function of the program's execution, so
+// two runs of the same program on the same input hand the baton over in
+// the same order, whatever GOMAXPROCS, except where the program itself
+// asks Go for a choice rtlib cannot make:
+//
+//   - a select whose attempt finds several cases ready (two buffered
+//     channels with data, a closed done channel and data): Go picks one
+//     at random, and the select statement is user code;
+//   - two blocking selects that meet on more than one channel pair in a
+//     rendezvous: Go pairs them at random;
+//   - timing: timers, Sleep, uninstrumented goroutines, I/O, and the
+//     errgroup grace (a context cancelled later than 2 ms after the
+//     failing task ended is found in external mode);
+//   - goroutines rtlib adopts (callbacks of uninstrumented code), and a
+//     run the watchdog had to rescue.
+//
+// # The DAG
+//
+// dag.go lists the points where the series-parallel DAG changes (fork,
+// child start and return, joins, roots, strand switches, channel edges);
+// the profile is computed from them with package mhwm.
+//
 // # Allocations
 //
 // Allocation hooks take the freshly allocated value and return it; they

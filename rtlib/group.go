@@ -2,29 +2,125 @@ package rtlib
 
 import "sync"
 
+// rtlib mirrors the counter of every WaitGroup it sees through Add, Done
+// and WGGo, and the number of running tasks of every errgroup it sees
+// through GroupGo and GroupTryGo, so that a Wait parks (giving up the
+// baton) exactly while the group is not done, and is woken by the Done or
+// the end of task that completes it.
+
+// wgState is the mirror of a WaitGroup with a non-zero counter or waiters.
+type wgState struct {
+	n int64
+	q waitq
+}
+
 // Add is sync.WaitGroup.Add.
-func Add(site Site, wg *sync.WaitGroup, delta int) { wg.Add(delta) }
+func Add(site Site, wg *sync.WaitGroup, delta int) {
+	beat(site)
+	self()
+	wg.Add(delta)
+	wgAdd(wg, int64(delta))
+}
 
 // Done is sync.WaitGroup.Done; it ties the calling goroutine to wg.
-func Done(wg *sync.WaitGroup) { wg.Done() }
+func Done(wg *sync.WaitGroup) {
+	beat(-1)
+	self()
+	wg.Done()
+	wgAdd(wg, -1)
+}
+
+func wgAdd(wg *sync.WaitGroup, d int64) {
+	sched.mu.Lock()
+	st := sched.wgs[wg]
+	if st == nil {
+		if n := len(sched.freeWG); n > 0 {
+			st = sched.freeWG[n-1]
+			sched.freeWG = sched.freeWG[:n-1]
+		} else {
+			st = new(wgState)
+		}
+		sched.wgs[wg] = st
+	}
+	st.n += d
+	if sched.probe {
+		noteProgressLocked()
+	}
+	if st.n <= 0 {
+		if st.q.head != nil {
+			noteProgressLocked()
+			wakeAllLocked(&st.q, wkWG)
+		}
+		delete(sched.wgs, wg)
+		*st = wgState{}
+		sched.freeWG = append(sched.freeWG, st)
+	}
+	sched.mu.Unlock()
+}
 
 // Wait is sync.WaitGroup.Wait: a join, and a blocking operation.
-func Wait(site Site, wg *sync.WaitGroup) { wg.Wait() }
+func Wait(site Site, wg *sync.WaitGroup) {
+	beat(site)
+	t := self()
+	for {
+		sched.mu.Lock()
+		st := sched.wgs[wg]
+		if st == nil || st.n <= 0 {
+			sched.mu.Unlock()
+			break
+		}
+		t.nws = 0
+		linkLocked(t, &st.q, wkWG, 0, 0)
+		parkLocked(t, pkGroup)
+	}
+	// The counter is zero as far as rtlib knows: Wait returns at once
+	// (unless uninstrumented code added to it, which the watchdog
+	// reports if it hangs).
+	wg.Wait()
+	holdAgain(t)
+	dagJoin(t, site)
+}
 
 // WGGo is sync.WaitGroup.Go (Go 1.25), implemented here so that it works
 // with older toolchains too: Add(1), then f in a new goroutine that calls
 // Done when f returns.
 func WGGo(site Site, wg *sync.WaitGroup, f func()) {
-	wg.Add(1)
+	Add(site, wg, 1)
 	t := Fork(site)
-	go func() {
-		defer wg.Done()
-		defer t.Finish()
-		t.Start()
-		f()
-		t.Return()
-	}()
+	t.wg, t.fn = wg, f
+	if t.wgBody == nil {
+		t.wgBody = t.runWG
+	}
+	go t.wgBody()
 	t.Resume()
+}
+
+// runWG is the body of a WGGo goroutine.
+func (t *Task) runWG() {
+	defer t.Finish()
+	defer Done(t.wg) // before Finish: while the task holds the baton
+	t.Start()
+	t.fn()
+	t.Return()
+}
+
+// runGroup is the function GroupGo and GroupTryGo give errgroup.
+func (t *Task) runGroup() error {
+	defer t.Finish()
+	t.Start()
+	err := t.gfn()
+	t.failed = err != nil
+	t.Return()
+	return err
+}
+
+// groupBody returns t.runGroup, bound once per Task.
+func (t *Task) groupBody(f func() error) func() error {
+	t.gfn = f
+	if t.grpBody == nil {
+		t.grpBody = t.runGroup
+	}
+	return t.grpBody
 }
 
 // Group is the method set of *errgroup.Group that spgo uses; rtlib is
@@ -36,39 +132,161 @@ type Group interface {
 	SetLimit(n int)
 }
 
+// groupState mirrors an errgroup: its running tasks, its limit, the
+// tasks in Wait and those whose Go waits for a slot.
+type groupState struct {
+	live  int
+	limit int // < 0: none known
+	waitQ waitq
+	goQ   waitq
+}
+
+func groupLocked(g Group) *groupState {
+	st := sched.groups[g]
+	if st == nil {
+		if n := len(sched.freeGS); n > 0 {
+			st = sched.freeGS[n-1]
+			sched.freeGS = sched.freeGS[:n-1]
+		} else {
+			st = new(groupState)
+		}
+		st.limit = -1
+		sched.groups[g] = st
+	}
+	return st
+}
+
+// dropGroupLocked forgets the state of g (no task, no waiter).
+func dropGroupLocked(g Group, st *groupState) {
+	delete(sched.groups, g)
+	*st = groupState{}
+	sched.freeGS = append(sched.freeGS, st)
+}
+
+// groupFinishedLocked is called when a task spawned into g ends: Wait may
+// return, and a Go waiting for a slot gets one (the task's slot is given
+// back by errgroup right after it).
+func groupFinishedLocked(g Group) {
+	st := sched.groups[g]
+	if st == nil {
+		return
+	}
+	st.live--
+	if sched.probe {
+		noteProgressLocked()
+	}
+	if st.live <= 0 && st.waitQ.head != nil {
+		noteProgressLocked()
+		wakeAllLocked(&st.waitQ, wkGroupW)
+	}
+	if w := st.goQ.head; w != nil {
+		noteProgressLocked()
+		wakeLocked(w.t, mAttempt)
+	}
+	if st.live <= 0 && st.waitQ.head == nil && st.goQ.head == nil && st.limit < 0 {
+		dropGroupLocked(g, st)
+	}
+}
+
+func groupStarted(g Group, t *Task) {
+	sched.mu.Lock()
+	groupLocked(g).live++
+	sched.mu.Unlock()
+}
+
 // GroupGo is errgroup.Group.Go. Under SetLimit, Go blocks while the group
-// is full: GroupGo tries TryGo first and gives up the baton only when the
-// group is full.
+// is full: GroupGo tries TryGo first; when the group is full it parks
+// until one of the group's tasks ends, then calls Go, which returns as
+// soon as that task's slot is given back (the ending task needs no baton
+// for that). With a limit rtlib did not see, Go runs without the baton.
 func GroupGo(site Site, g Group, f func() error) {
+	beat(site)
 	t := Fork(site)
-	g.Go(func() error {
-		defer t.Finish()
-		t.Start()
-		err := f()
-		t.Return()
-		return err
-	})
+	t.group = g
+	run := t.groupBody(f)
+	p := t.parent
+	for {
+		if g.TryGo(run) {
+			break
+		}
+		sched.mu.Lock()
+		st := groupLocked(g)
+		if st.limit < 0 || st.live < st.limit {
+			// A slot is held by a task that ended (it is being given
+			// back), or by goroutines rtlib does not know.
+			known := st.limit >= 0
+			sched.mu.Unlock()
+			if known {
+				g.Go(run)
+				holdAgain(p)
+			} else {
+				goOut(p)
+				g.Go(run)
+				arrive(p)
+			}
+			break
+		}
+		p.nws = 0
+		linkLocked(p, &st.goQ, wkGroupGo, 0, 0)
+		parkLocked(p, pkGroup)
+	}
+	groupStarted(g, t)
 	t.Resume()
 }
 
 // GroupTryGo is errgroup.Group.TryGo.
 func GroupTryGo(site Site, g Group, f func() error) bool {
+	beat(site)
 	t := Fork(site)
-	ok := g.TryGo(func() error {
-		defer t.Finish()
-		t.Start()
-		err := f()
-		t.Return()
-		return err
-	})
-	if ok {
-		t.Resume()
+	t.group = g
+	ok := g.TryGo(t.groupBody(f))
+	if !ok {
+		unfork(t)
+		return false
 	}
-	return ok
+	groupStarted(g, t)
+	t.Resume()
+	return true
 }
 
 // GroupWait is errgroup.Group.Wait: a join, and a blocking operation.
-func GroupWait(site Site, g Group) error { return g.Wait() }
+func GroupWait(site Site, g Group) error {
+	beat(site)
+	t := self()
+	for {
+		sched.mu.Lock()
+		st := sched.groups[g]
+		if st == nil || st.live <= 0 {
+			if st != nil && st.goQ.head == nil && st.waitQ.head == nil {
+				dropGroupLocked(g, st)
+			}
+			sched.mu.Unlock()
+			break
+		}
+		t.nws = 0
+		linkLocked(t, &st.waitQ, wkGroupW, 0, 0)
+		parkLocked(t, pkGroup)
+	}
+	err := g.Wait()
+	holdAgain(t)
+	dagJoin(t, site)
+	return err
+}
 
 // GroupSetLimit is errgroup.Group.SetLimit.
-func GroupSetLimit(site Site, g Group, n int) { g.SetLimit(n) }
+func GroupSetLimit(site Site, g Group, n int) {
+	beat(site)
+	self()
+	g.SetLimit(n)
+	sched.mu.Lock()
+	st := groupLocked(g)
+	st.limit = n
+	if n < 0 {
+		st.limit = -1
+		if st.live <= 0 && st.waitQ.head == nil && st.goQ.head == nil {
+			dropGroupLocked(g, st)
+		}
+	}
+	dagLimit(g, n)
+	sched.mu.Unlock()
+}

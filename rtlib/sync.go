@@ -1,42 +1,211 @@
 package rtlib
 
 import (
+	"reflect"
 	"sync"
 	"time"
+	"unsafe"
 )
 
+// Locks are taken with TryLock by the holder; when that fails the task
+// parks on the lock and an unlock through rtlib wakes the first parked
+// locker (all of them for RWMutex.Unlock, the first writer for RUnlock).
+// A woken locker tries again when it gets the baton.
+
 // Lock is sync.Mutex.Lock.
-func Lock(site Site, mu *sync.Mutex) { mu.Lock() }
+func Lock(site Site, mu *sync.Mutex) {
+	beat(site)
+	t := self()
+	for !mu.TryLock() {
+		parkOn(t, unsafe.Pointer(mu), wkMutex, pkLock)
+	}
+}
 
 // Unlock is sync.Mutex.Unlock.
-func Unlock(mu *sync.Mutex) { mu.Unlock() }
+func Unlock(mu *sync.Mutex) {
+	beat(-1)
+	self()
+	mu.Unlock()
+	unlocked(unsafe.Pointer(mu), wkMutex, false)
+}
+
+// unlocked wakes the first task parked on the lock at key with kind (all
+// tasks parked on it if all).
+func unlocked(key unsafe.Pointer, kind wkind, all bool) {
+	if nparkedA.Load() == 0 {
+		return
+	}
+	sched.mu.Lock()
+	noteProgressLocked()
+	if all {
+		if q := sched.waitqs[key]; q != nil {
+			wakeAllLocked(q, wkAny)
+		}
+	} else {
+		wakeFirstLocked(key, kind, 0)
+	}
+	sched.mu.Unlock()
+}
 
 // RWLock is sync.RWMutex.Lock.
-func RWLock(site Site, mu *sync.RWMutex) { mu.Lock() }
+func RWLock(site Site, mu *sync.RWMutex) {
+	beat(site)
+	t := self()
+	for !mu.TryLock() {
+		parkOn(t, unsafe.Pointer(mu), wkRWW, pkLock)
+	}
+}
 
 // RWUnlock is sync.RWMutex.Unlock.
-func RWUnlock(mu *sync.RWMutex) { mu.Unlock() }
+func RWUnlock(mu *sync.RWMutex) {
+	beat(-1)
+	self()
+	mu.Unlock()
+	unlocked(unsafe.Pointer(mu), wkAny, true)
+}
 
 // RLock is sync.RWMutex.RLock.
-func RLock(site Site, mu *sync.RWMutex) { mu.RLock() }
+func RLock(site Site, mu *sync.RWMutex) {
+	beat(site)
+	t := self()
+	for !mu.TryRLock() {
+		parkOn(t, unsafe.Pointer(mu), wkRWR, pkLock)
+	}
+}
 
 // RUnlock is sync.RWMutex.RUnlock.
-func RUnlock(mu *sync.RWMutex) { mu.RUnlock() }
+func RUnlock(mu *sync.RWMutex) {
+	beat(-1)
+	self()
+	mu.RUnlock()
+	unlocked(unsafe.Pointer(mu), wkRWW, false)
+}
 
-// CondWait is sync.Cond.Wait.
-func CondWait(site Site, c *sync.Cond) { c.Wait() }
+// CondWait is sync.Cond.Wait. rtlib keeps its own first-in first-out list
+// of waiters per Cond: the task registers, unlocks c.L through rtlib,
+// parks until Signal or Broadcast wakes it, and locks c.L again through
+// rtlib.
+func CondWait(site Site, c *sync.Cond) {
+	beat(site)
+	t := self()
+	sched.mu.Lock()
+	t.nws = 0
+	linkLocked(t, queueLocked(unsafe.Pointer(c)), wkCond, 0, 0)
+	sched.mu.Unlock()
+	unlockLocker(c.L)
+	sched.mu.Lock()
+	parkLocked(t, pkCond)
+	lockLocker(site, t, c.L)
+}
 
-// Signal is sync.Cond.Signal.
-func Signal(c *sync.Cond) { c.Signal() }
+// Signal is sync.Cond.Signal: it wakes the first rtlib waiter of c, and a
+// waiter of uninstrumented code if there is one.
+func Signal(c *sync.Cond) {
+	beat(-1)
+	self()
+	if nparkedA.Load() > 0 {
+		sched.mu.Lock()
+		noteProgressLocked()
+		wakeFirstLocked(unsafe.Pointer(c), wkCond, 0)
+		sched.mu.Unlock()
+	}
+	c.Signal()
+}
 
 // Broadcast is sync.Cond.Broadcast.
-func Broadcast(c *sync.Cond) { c.Broadcast() }
+func Broadcast(c *sync.Cond) {
+	beat(-1)
+	self()
+	if nparkedA.Load() > 0 {
+		sched.mu.Lock()
+		noteProgressLocked()
+		if q := sched.waitqs[unsafe.Pointer(c)]; q != nil {
+			wakeAllLocked(q, wkCond)
+		}
+		sched.mu.Unlock()
+	}
+	c.Broadcast()
+}
 
-// Sleep is time.Sleep.
-func Sleep(site Site, d time.Duration) { time.Sleep(d) }
+var rlockerType = reflect.TypeOf(new(sync.RWMutex).RLocker())
+
+// lockerKey is the identity of a Locker held in an interface.
+func lockerKey(l sync.Locker) unsafe.Pointer {
+	v := reflect.ValueOf(l)
+	if v.Kind() == reflect.Pointer {
+		return v.UnsafePointer()
+	}
+	return nil
+}
+
+// lockLocker locks c.L for CondWait, through rtlib when it can.
+func lockLocker(site Site, t *Task, l sync.Locker) {
+	switch m := l.(type) {
+	case *sync.Mutex:
+		Lock(site, m)
+	case *sync.RWMutex:
+		RWLock(site, m)
+	default:
+		if reflect.TypeOf(l) == rlockerType {
+			RLock(site, (*sync.RWMutex)(lockerKey(l)))
+			return
+		}
+		if tl, ok := l.(interface{ TryLock() bool }); ok {
+			for !tl.TryLock() {
+				parkOn(t, lockerKey(l), wkMutex, pkLock)
+			}
+			return
+		}
+		// A Locker rtlib cannot try: lock it without the baton.
+		goOut(t)
+		l.Lock()
+		arrive(t)
+	}
+}
+
+// unlockLocker unlocks c.L for CondWait.
+func unlockLocker(l sync.Locker) {
+	switch m := l.(type) {
+	case *sync.Mutex:
+		Unlock(m)
+	case *sync.RWMutex:
+		RWUnlock(m)
+	default:
+		if reflect.TypeOf(l) == rlockerType {
+			RUnlock((*sync.RWMutex)(lockerKey(l)))
+			return
+		}
+		l.Unlock()
+		if k := lockerKey(l); k != nil {
+			unlocked(k, wkMutex, false)
+		}
+	}
+}
+
+// Sleep is time.Sleep: the baton passes on for the duration, and the task
+// queues for it again when it wakes.
+func Sleep(site Site, d time.Duration) {
+	beat(site)
+	t := self()
+	goOut(t)
+	time.Sleep(d)
+	arrive(t)
+	beat(site)
+}
 
 // Token is a released baton, to be taken back with Reacquire.
-type Token struct{ site Site }
+type Token struct {
+	site Site
+	t    *Task
+	w    *window
+}
+
+// window is the span of a Release: goroutines that call hooks meanwhile
+// are adopted in it, and identities are checked until it closes.
+type window struct {
+	opener *Task
+	guests []*Task
+}
 
 // Release gives up the baton before a library call that blocks while
 // other instrumented goroutines run (testing.T.Run and friends). The
@@ -45,10 +214,52 @@ type Token struct{ site Site }
 //	rtlib.Reacquire(rtlib.Release(site), x.Run(args))
 //
 // so that the call runs between the two.
-func Release(site Site) Token { return Token{site} }
+func Release(site Site) Token {
+	beat(site)
+	t := self()
+	if t.goid == 0 {
+		// Callbacks of the call may run on this goroutine: know it.
+		id := goid()
+		sched.mu.Lock()
+		t.goid = id
+		sched.goids[id] = t
+		sched.mu.Unlock()
+	}
+	w := &window{opener: t}
+	sched.mu.Lock()
+	openWindowLocked(w)
+	dagRelease(t, site)
+	sched.mu.Unlock()
+	goOut(t)
+	return Token{site: site, t: t, w: w}
+}
 
 // Reacquire takes the baton back and returns v.
-func Reacquire[T any](t Token, v T) T { return v }
+func Reacquire[T any](t Token, v T) T {
+	Reacquired(t)
+	return v
+}
 
-// Reacquired takes the baton back after a call without results.
-func Reacquired(t Token) {}
+// Reacquired takes the baton back after a call without results. The
+// goroutines adopted during the call that still hold the baton are done
+// with it (the call returned, so its callbacks did): they are retired.
+func Reacquired(t Token) {
+	tok := t
+	task, w := tok.t, tok.w
+	if task == nil {
+		return
+	}
+	sched.mu.Lock()
+	closeWindowLocked(w)
+	for _, g := range w.guests {
+		if g.state == stRunning || g.stolen {
+			retireLocked(g)
+		}
+	}
+	arriveLocked(task)
+	sched.mu.Unlock()
+	waitBaton(task)
+	settle(task)
+	beat(tok.site)
+	dagReacquire(task, tok.site)
+}

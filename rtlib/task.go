@@ -1,35 +1,177 @@
 package rtlib
 
+import (
+	"sync"
+	"time"
+	"unsafe"
+)
+
 // Task is one spawned goroutine, from its Fork in the parent to its
-// Finish in the child.
+// Finish in the child. rtlib also makes a Task, internally, for each
+// goroutine it adopts (roots begun on a goroutine that did not hold the
+// baton, and goroutines of uninstrumented code that call a hook).
 type Task struct {
 	site     Site
 	returned bool
+
+	id      uint64 // creation order, deterministic
+	gen     uint32 // incarnation, for references that outlive a recycling
+	goid    uint64 // the goroutine's id, 0 until needed
+	kind    taskKind
+	state   tstate
+	sig     chan struct{} // the task's private semaphore (see poke)
+	parent  *Task         // the forking task
+	resumer *Task         // the parent suspended in Resume until this task first gives up the baton
+	refs    int8          // parent's Resume + child's Finish, for recycling
+	group   Group         // errgroup the task was spawned into
+	win     *window       // the Release window a guest was adopted in
+	stolen  bool          // the watchdog took the baton from it
+	failed  bool          // an errgroup task whose function returned an error
+
+	rnext *Task // ready queue
+
+	// Parking.
+	ws           []*waiter // registrations, reused
+	nws          int
+	pprev, pnext *Task // park list
+	pk           parkKind
+	pseq         uint64 // park order
+	wake         mode   // how it was woken
+	cancelReq    bool   // external mode: stop the blocking operation (the holder settles)
+	acked        bool   // external mode: the operation completed before the cancel
+	out          outKind
+	xprev, xnext *Task
+
+	// Rendezvous: a granted partner knows its initiator, and the other
+	// way round, so that either can cancel the other's blocking
+	// operation when its own select fired another case.
+	grantK     int
+	partner    *Task
+	partnerGen uint32
+	rvCancel   bool // the partner asks to stop the blocking operation
+
+	keys []unsafe.Pointer // a select's channels
+	caps []int
+
+	// WGGo and GroupGo run the task's function through these, bound
+	// once per (recycled) Task so that a spawn allocates no closure.
+	wg      *sync.WaitGroup
+	fn      func()
+	gfn     func() error
+	wgBody  func()
+	grpBody func() error
 }
 
 // Fork is called by the parent at a go statement, after the operands of
 // the call are evaluated and before the go statement runs.
 func Fork(site Site) *Task {
-	return &Task{site: site}
+	beat(site)
+	p := self()
+	sched.mu.Lock()
+	t := newTaskLocked(kForked)
+	t.site = site
+	t.parent = p
+	t.refs = 2
+	dagFork(p, t, site)
+	sched.mu.Unlock()
+	return t
 }
 
-// Start is the first thing the child goroutine does.
-func (t *Task) Start() {}
+// Start is the first thing the child goroutine does: it waits until
+// Resume hands it the baton.
+func (t *Task) Start() {
+	acct.Add(1)
+	waitBaton(t)
+	beat(t.site)
+	dagStart(t)
+}
 
 // Return is called by the child when its function returned normally.
-func (t *Task) Return() { t.returned = true }
+func (t *Task) Return() {
+	beat(t.site)
+	t.returned = true
+}
 
-// Finish is deferred by the child; it ends the task. Without a Return
-// before it the goroutine is panicking or exiting through
-// runtime.Goexit, and the profile is flushed.
+// Finish is deferred by the child; it ends the task and passes the baton
+// on. Without a Return before it the goroutine is panicking or exiting
+// through runtime.Goexit, and the profile is flushed.
 func (t *Task) Finish() {
+	if cur.Load() != t {
+		reclaim(t)
+	}
 	if !t.returned {
 		Flush()
 	}
+	var grace time.Time
+	if t.failed {
+		// errgroup cancels the group's context after the function
+		// returned, outside rtlib: give it a moment before tasks
+		// waiting on the context are retried.
+		grace = time.Now().Add(groupGrace)
+	}
+	sched.mu.Lock()
+	dagReturn(t)
+	if t.group != nil {
+		groupFinishedLocked(t.group)
+	}
+	if !grace.IsZero() {
+		sched.graceUntil = grace
+	}
+	if t.goid != 0 && sched.goids[t.goid] == t {
+		delete(sched.goids, t.goid)
+	}
+	releaseLocked(t)
+	t.state = stDone
+	recycleLocked(t)
+	sched.mu.Unlock()
 }
 
-// Resume is called by the parent right after the go statement.
-func (t *Task) Resume() {}
+// Resume is called by the parent right after the go statement: the child
+// runs first, and Resume returns when it has ended or blocked.
+func (t *Task) Resume() {
+	p := t.parent
+	site := t.site
+	sched.mu.Lock()
+	if cur.Load() != p {
+		// p lost the baton in the go statement (the watchdog took it):
+		// come back first.
+		sched.mu.Unlock()
+		reclaim(p)
+		sched.mu.Lock()
+	}
+	p.state = stForkWait
+	t.resumer = p
+	giveLocked(t)
+	wakeWatchdogLocked()
+	sched.mu.Unlock()
+	// From here on t may be recycled: releaseLocked drops the parent's
+	// reference when it hands the baton back.
+	waitBaton(p)
+	beat(site)
+}
+
+// unfork forgets a task that was forked but never started (TryGo failed).
+func unfork(t *Task) {
+	sched.mu.Lock()
+	dagUnfork(t)
+	t.refs = 1
+	recycleLocked(t)
+	sched.mu.Unlock()
+}
+
+// reclaim brings t, which does not hold the baton (the watchdog took it,
+// or it was adopted while out), back to the baton.
+func reclaim(t *Task) {
+	sched.mu.Lock()
+	if cur.Load() == t {
+		sched.mu.Unlock()
+		return
+	}
+	arriveLocked(t)
+	sched.mu.Unlock()
+	waitBaton(t)
+	settle(t)
+}
 
 // Frame is an open function scope.
 type Frame struct{ site Site }
@@ -38,23 +180,108 @@ type Frame struct{ site Site }
 // deferred-closed with Leave:
 //
 //	defer rtlib.Leave(rtlib.Enter(site))
-func Enter(site Site) Frame { return Frame{site} }
+func Enter(site Site) Frame {
+	beat(site)
+	dagEnter(site)
+	return Frame{site}
+}
 
 // Leave closes a scope opened by Enter.
-func Leave(f Frame) {}
+func Leave(f Frame) {
+	beat(f.site)
+	dagLeave(f.site)
+}
 
 // Root is an open root: main.main or one test, benchmark, fuzz target or
 // example.
-type Root struct{ site Site }
+type Root struct {
+	site     Site
+	t        *Task
+	nested   bool // begun by the goroutine that already held the baton
+	reentry  bool // begun by a goroutine in its own Release window (an example run by TestMain's m.Run)
+	mainMain bool // main.main
+}
 
 // BeginRoot opens a root; the rewriter puts
 //
 //	defer rtlib.EndRoot(rtlib.BeginRoot(site))
 //
-// first in the root function.
-func BeginRoot(site Site) *Root { return &Root{site} }
+// first in the root function. The goroutine that runs a root (the main
+// goroutine, the testing package's) is adopted if rtlib does not know it,
+// and waits for the baton.
+func BeginRoot(site Site) *Root {
+	beat(site)
+	id := goid()
+	mainMain := false
+	if id == 1 {
+		rec, _ := Lookup(site)
+		mainMain = rec.Func == "main.main"
+	}
+	sched.mu.Lock()
+	c := cur.Load()
+	if c != nil && c.goid == id {
+		nested := true
+		if c.kind == kGuest {
+			// The goroutine was adopted before (package
+			// initialisation called a hook): it becomes the root.
+			if c.win == nil {
+				sched.guestsOutside--
+				updateCheckingLocked()
+			}
+			c.kind, c.win, nested = kRoot, nil, false
+		}
+		sched.mu.Unlock()
+		dagRootBegin(c, site)
+		return &Root{site: site, t: c, nested: nested, mainMain: mainMain}
+	}
+	r := &Root{site: site, mainMain: mainMain}
+	t := sched.goids[id]
+	if t != nil {
+		r.nested = true
+		r.reentry = t.state == stOut && !t.stolen
+	} else {
+		t = newTaskLocked(kRoot)
+		t.site = site
+		t.goid = id
+		sched.goids[id] = t
+		acct.Add(1)
+	}
+	r.t = t
+	arriveLocked(t)
+	sched.mu.Unlock()
+	startWatchdog()
+	waitBaton(t)
+	settle(t)
+	dagRootBegin(t, site)
+	return r
+}
 
 // EndRoot closes a root, joins the goroutines spawned in it and never
 // joined, and writes the profile. It runs on a normal return and during
-// a panic.
-func EndRoot(r *Root) { Flush() }
+// a panic. The baton passes on, except at the end of main.main: the
+// process is about to exit, and nothing else runs before it does. (A
+// root nested in another on the same goroutine leaves the baton to the
+// outer one; a root run by a library call on the goroutine that released
+// the baton for it gives it back.)
+func EndRoot(r *Root) {
+	t := r.t
+	if cur.Load() != t {
+		reclaim(t)
+	}
+	dagRootEnd(t, r.site)
+	Flush()
+	if r.reentry {
+		goOut(t) // back to the Release window it ran in
+		return
+	}
+	if r.nested || r.mainMain {
+		return
+	}
+	sched.mu.Lock()
+	if sched.goids[t.goid] == t {
+		delete(sched.goids, t.goid)
+	}
+	releaseLocked(t)
+	t.state = stDone
+	sched.mu.Unlock()
+}

@@ -1,0 +1,205 @@
+package rtlib
+
+import "unsafe"
+
+// A waiter registers a parked task on one object (a channel, a mutex, a
+// Cond, a WaitGroup, an errgroup); a select has one per case. Waiters of
+// an object are kept in the order they parked.
+type waiter struct {
+	t          *Task
+	q          *waitq
+	kind       wkind
+	dir        byte // channel: 'r' or 's'
+	k          int  // the case index, for a select
+	prev, next *waiter
+}
+
+// wkind says what a waiter waits for on its object.
+type wkind uint8
+
+const (
+	wkChan    wkind = iota
+	wkMutex         // Mutex.Lock, a Locker with TryLock
+	wkRWW           // RWMutex.Lock
+	wkRWR           // RWMutex.RLock
+	wkCond          // Cond.Wait
+	wkWG            // WaitGroup.Wait
+	wkGroupW        // errgroup Wait
+	wkGroupGo       // errgroup Go on a full group
+)
+
+type waitq struct {
+	key        unsafe.Pointer // nil when the queue belongs to a wgState or groupState
+	head, tail *waiter
+}
+
+// queueLocked returns the wait queue of the object at key, creating it.
+func queueLocked(key unsafe.Pointer) *waitq {
+	if q := sched.waitqs[key]; q != nil {
+		return q
+	}
+	var q *waitq
+	if n := len(sched.freeQs); n > 0 {
+		q = sched.freeQs[n-1]
+		sched.freeQs = sched.freeQs[:n-1]
+	} else {
+		q = new(waitq)
+	}
+	q.key = key
+	sched.waitqs[key] = q
+	return q
+}
+
+// linkLocked registers t on q; t parks after all its registrations.
+func linkLocked(t *Task, q *waitq, kind wkind, dir byte, k int) {
+	if t.nws == len(t.ws) {
+		t.ws = append(t.ws, new(waiter))
+	}
+	w := t.ws[t.nws]
+	t.nws++
+	*w = waiter{t: t, q: q, kind: kind, dir: dir, k: k, prev: q.tail}
+	if q.tail == nil {
+		q.head = w
+	} else {
+		q.tail.next = w
+	}
+	q.tail = w
+}
+
+func unlinkLocked(w *waiter) {
+	q := w.q
+	if w.prev == nil {
+		q.head = w.next
+	} else {
+		w.prev.next = w.next
+	}
+	if w.next == nil {
+		q.tail = w.prev
+	} else {
+		w.next.prev = w.prev
+	}
+	if q.head == nil && q.key != nil {
+		delete(sched.waitqs, q.key)
+		q.key = nil
+		sched.freeQs = append(sched.freeQs, q)
+	}
+	w.t, w.q, w.prev, w.next = nil, nil, nil, nil
+}
+
+// parkLocked parks the holder t, whose registrations are linked, passes
+// the baton on and waits until t is woken. It is called with sched.mu
+// held and returns without it, with the mode t was woken with (holding
+// the baton if mAttempt).
+func parkLocked(t *Task, pk parkKind) mode {
+	t.state = stParked
+	t.pk = pk
+	sched.parkSeq++
+	t.pseq = sched.parkSeq
+	t.pprev, t.pnext = sched.parkTail, nil
+	if sched.parkTail == nil {
+		sched.parkHead = t
+	} else {
+		sched.parkTail.pnext = t
+	}
+	sched.parkTail = t
+	sched.nparked++
+	if pk != pkCond {
+		sched.nretry++
+	}
+	syncAttnLocked()
+	dagBlock(t)
+	releaseLocked(t)
+	wakeWatchdogLocked()
+	return waitWoken(t)
+}
+
+// unparkLocked removes the parked task t from its objects and from the
+// park list.
+func unparkLocked(t *Task) {
+	for i := 0; i < t.nws; i++ {
+		unlinkLocked(t.ws[i])
+	}
+	t.nws = 0
+	if t.pprev == nil {
+		sched.parkHead = t.pnext
+	} else {
+		t.pprev.pnext = t.pnext
+	}
+	if t.pnext == nil {
+		sched.parkTail = t.pprev
+	} else {
+		t.pnext.pprev = t.pprev
+	}
+	t.pprev, t.pnext = nil, nil
+	sched.nparked--
+	if t.pk != pkCond {
+		sched.nretry--
+	}
+	syncAttnLocked()
+}
+
+// wakeLocked makes the parked task p ready with mode m.
+func wakeLocked(p *Task, m mode) {
+	unparkLocked(p)
+	p.wake = m
+	pushReadyLocked(p)
+	poke(p)
+}
+
+// firstLocked returns the first waiter of q of kind, and of direction dir
+// if dir is not 0.
+func (q *waitq) firstLocked(kind wkind, dir byte) *waiter {
+	for w := q.head; w != nil; w = w.next {
+		if w.kind == kind && (dir == 0 || w.dir == dir) {
+			return w
+		}
+	}
+	return nil
+}
+
+// wakeFirstLocked wakes the first waiter of kind (and dir) on the object
+// at key; it reports whether there was one.
+func wakeFirstLocked(key unsafe.Pointer, kind wkind, dir byte) bool {
+	q := sched.waitqs[key]
+	if q == nil {
+		return false
+	}
+	if w := q.firstLocked(kind, dir); w != nil {
+		wakeLocked(w.t, mAttempt)
+		return true
+	}
+	return false
+}
+
+// wakeAllLocked wakes every waiter of q of kind (any kind if kind is
+// wkAny), in park order.
+func wakeAllLocked(q *waitq, kind wkind) {
+	var prev *waiter // the last waiter kept
+	for {
+		w := q.head
+		if prev != nil {
+			w = prev.next
+		}
+		for w != nil && kind != wkAny && w.kind != kind {
+			prev, w = w, w.next
+		}
+		if w == nil {
+			return
+		}
+		wakeLocked(w.t, mAttempt)
+		if prev != nil && prev.t == nil {
+			prev = nil // it was the woken task's too: start again
+		}
+	}
+}
+
+const wkAny wkind = 255
+
+// parkOn parks the holder t on the object at key until it is woken, and
+// returns holding the baton. It is the slow path of Lock and friends.
+func parkOn(t *Task, key unsafe.Pointer, kind wkind, pk parkKind) {
+	sched.mu.Lock()
+	t.nws = 0
+	linkLocked(t, queueLocked(key), kind, 0, 0)
+	parkLocked(t, pk)
+}

@@ -1,0 +1,866 @@
+package rtlib
+
+import (
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unsafe"
+)
+
+// This file is the baton scheduler: which instrumented goroutine runs,
+// and in what order the others get their turn. The package documentation
+// (doc.go, "Execution model") describes the rules; the comments here say
+// how they are kept.
+//
+// All scheduler state is guarded by sched.mu, except cur (the baton
+// holder, an atomic so that hooks can read it without the lock), hb (the
+// watchdog's heartbeat) and a few atomic mirrors used to skip the lock on
+// fast paths.
+
+// tstate is where a task is with respect to the baton.
+type tstate uint8
+
+const (
+	stIdle     tstate = iota // forked and not yet resumed
+	stRunning                // holds the baton (cur == t)
+	stReady                  // in the ready queue, waiting for the baton
+	stForkWait               // a parent suspended in Resume
+	stParked                 // registered on objects (waitqs), waiting to be woken
+	stAck                    // an external-mode operation answered a cancel request
+	stOut                    // outside rtlib: sleeping, in a Release window, in a blocking library call, stolen by the watchdog, or in an external-mode operation
+	stDone                   // ended (Finish, EndRoot, a retired guest)
+)
+
+// outKind says how a task in stOut is counted.
+type outKind uint8
+
+const (
+	outNone  outKind = iota
+	outPlain         // sched.nout: sleeping, released, blocking library call, stolen
+	outExt           // the external-mode list: a Send or Recv running for real
+	outSel           // sched.nsel: a select running for real
+)
+
+// taskKind says how rtlib learnt about a goroutine.
+type taskKind uint8
+
+const (
+	kForked taskKind = iota // a go statement, WaitGroup.Go or errgroup Go (Fork)
+	kRoot                   // a root that began on a goroutine rtlib did not hold (BeginRoot)
+	kGuest                  // a goroutine adopted at its first hook
+)
+
+// mode is what a task must do next in a blocking operation.
+type mode uint8
+
+const (
+	mAttempt   mode = iota // it holds the baton: try the operation without blocking
+	mInitiator             // it holds the baton and granted a parked partner: do the blocking operation
+	mGranted               // it was granted by the holder: do the blocking operation now, then wait for the baton (it is already in the ready queue)
+	mExternal              // nothing can run: do the blocking operation without the baton, then come back
+)
+
+// parkKind is what a parked task waits for; it decides how quiescence
+// treats the task.
+type parkKind uint8
+
+const (
+	pkChan   parkKind = iota // Send, Recv, Recv2: cancellable blocking operation in external mode
+	pkSelect                 // a select: its blocking form is user code, not cancellable
+	pkLock                   // Mutex, RWMutex, a Locker with TryLock
+	pkCond                   // Cond.Wait: only Signal and Broadcast wake it
+	pkWG                     // WaitGroup.Wait
+	pkGroup                  // errgroup Wait, or Go on a full group
+)
+
+var (
+	// cur is the baton holder, nil when the baton is free.
+	cur atomic.Pointer[Task]
+	// checking is set while hooks must verify who calls them (see self).
+	checking atomic.Bool
+	// nparkedA mirrors sched.nparked so that fast paths skip the lock
+	// when nobody waits.
+	nparkedA atomic.Int32
+	// danceA mirrors sched.danceHolder for settle's fast path.
+	danceA atomic.Pointer[Task]
+	// forceCheck is SPGO_CHECK=1: verify the caller of every scheduling
+	// hook for the whole run.
+	forceCheck = os.Getenv("SPGO_CHECK") == "1"
+)
+
+var sched struct {
+	mu sync.Mutex
+
+	// The ready queue: tasks that wait for the baton, first in first
+	// out. Every insertion happens while the baton is held (or, in
+	// quiescence, in park order), so the order is a function of the
+	// program's own execution.
+	readyHead, readyTail *Task
+	nready               int
+
+	// The park list: every parked task, in the order it parked.
+	parkHead, parkTail *Task
+	nparked            int
+	nretry             int // parked tasks a retry round may retry (all but Cond waiters)
+
+	// External mode: cancellable operations (Send, Recv) running for
+	// real without the baton, in park order.
+	extHead, extTail *Task
+	nsel             int // selects running for real without the baton
+	nout             int // tasks sleeping, released, in blocking library calls or stolen
+
+	// The holder that cancels external-mode operations waits for this
+	// many answers before it runs (settle).
+	danceHolder *Task
+	dancePend   int
+	gatherUntil time.Time
+
+	// After an errgroup task failed, retry rounds wait until graceUntil.
+	graceUntil time.Time
+	graceArmed bool
+
+	waitqs map[unsafe.Pointer]*waitq // channels, mutexes, conds, lockers
+	freeQs []*waitq
+	wgs    map[*sync.WaitGroup]*wgState
+	groups map[Group]*groupState
+	goids  map[uint64]*Task
+	free   []*Task // recycled forked tasks
+	freeWG []*wgState
+	freeGS []*groupState
+
+	nextID   uint64
+	parkSeq  uint64
+	progress uint64 // successful operations seen while tasks were parked
+	roundAt  uint64 // progress at the last retry round
+	flushAt  uint64 // progress at the last flush for a possible deadlock
+	flushed  bool
+
+	windows       []*window
+	stolen        int
+	guestsOutside int
+
+	flushing bool // the holder flushes the profile in releaseLocked
+
+	// A warning the watchdog prints at the next progress, unless
+	// probeTask comes back first.
+	probe     bool
+	probeTask *Task
+	probeSite Site
+	probeIdle time.Duration
+
+	switches uint64 // baton hand-overs, for the watchdog
+	wdIdle   bool   // the watchdog waits for wdWake
+}
+
+// traceBaton, if set (tests only), is called with sched.mu held each time
+// a task obtains the baton.
+var traceBaton func(t *Task)
+
+func init() {
+	sched.waitqs = map[unsafe.Pointer]*waitq{}
+	sched.wgs = map[*sync.WaitGroup]*wgState{}
+	sched.groups = map[Group]*groupState{}
+	sched.goids = map[uint64]*Task{}
+	updateCheckingLocked()
+}
+
+func updateCheckingLocked() {
+	checking.Store(forceCheck || sched.stolen > 0 || sched.guestsOutside > 0)
+}
+
+// beat tells the watchdog that the holder passed an instrumented
+// operation; it is the only cost the watchdog adds to a hook.
+func beat(site Site) { hb.Store(int32(site)) }
+
+// poke wakes t if it waits on its semaphore; t always re-checks its state,
+// so a spare poke is harmless and none is ever lost.
+func poke(t *Task) {
+	select {
+	case t.sig <- struct{}{}:
+	default:
+	}
+}
+
+// newTaskLocked returns a fresh task with the next id.
+func newTaskLocked(kind taskKind) *Task {
+	var t *Task
+	if kind == kForked && len(sched.free) > 0 {
+		t = sched.free[len(sched.free)-1]
+		sched.free = sched.free[:len(sched.free)-1]
+	} else {
+		t = &Task{sig: make(chan struct{}, 1)}
+	}
+	sched.nextID++
+	t.id = sched.nextID
+	t.kind = kind
+	t.state = stIdle
+	return t
+}
+
+// recycleLocked puts a finished forked task back in the pool once neither
+// its parent nor its goroutine can touch it.
+func recycleLocked(t *Task) {
+	t.refs--
+	if t.refs > 0 || t.kind != kForked {
+		return
+	}
+	sig, ws, keys, caps, gen := t.sig, t.ws, t.keys[:0], t.caps[:0], t.gen+1
+	wgBody, grpBody := t.wgBody, t.grpBody
+	*t = Task{sig: sig, ws: ws, keys: keys, caps: caps, gen: gen, wgBody: wgBody, grpBody: grpBody}
+	select { // drop a spare poke
+	case <-sig:
+	default:
+	}
+	sched.free = append(sched.free, t)
+}
+
+// giveLocked makes t the holder.
+func giveLocked(t *Task) {
+	t.state = stRunning
+	cur.Store(t)
+	sched.switches++
+	dagAcquire(t)
+	if traceBaton != nil {
+		traceBaton(t)
+	}
+	poke(t)
+}
+
+// waitBaton blocks until t holds the baton. While identities are
+// checked, a task learns its goroutine id when it gets the baton, so
+// that the holder is always known by its id (see self).
+func waitBaton(t *Task) {
+	for cur.Load() != t {
+		<-t.sig
+	}
+	if checking.Load() || inWindow.Load() {
+		learnGoid(t)
+	}
+}
+
+func learnGoid(t *Task) {
+	sched.mu.Lock()
+	need := t.goid == 0
+	sched.mu.Unlock()
+	if !need {
+		return
+	}
+	id := goid()
+	sched.mu.Lock()
+	if t.goid == 0 {
+		t.goid = id
+		if sched.goids[id] == nil {
+			sched.goids[id] = t
+		}
+	}
+	sched.mu.Unlock()
+}
+
+func pushReadyLocked(t *Task) {
+	t.state = stReady
+	t.rnext = nil
+	if sched.readyTail == nil {
+		sched.readyHead = t
+	} else {
+		sched.readyTail.rnext = t
+	}
+	sched.readyTail = t
+	sched.nready++
+	wakeWatchdogLocked()
+}
+
+func popReadyLocked() *Task {
+	t := sched.readyHead
+	if t == nil {
+		return nil
+	}
+	sched.readyHead = t.rnext
+	if sched.readyHead == nil {
+		sched.readyTail = nil
+	}
+	t.rnext = nil
+	sched.nready--
+	return t
+}
+
+// releaseLocked passes the baton on from h, which is giving it up
+// (blocking, ending, sleeping, released or stolen). The next holder is,
+// in order: the parent suspended in Resume for h (child first, then the
+// continuation); the head of the ready queue; a task of a retry round;
+// otherwise nobody (the baton is free and parked channel operations run
+// for real: external mode). The lock may be dropped while the profile is
+// flushed for a possible deadlock; callers do nothing after it but unlock.
+func releaseLocked(h *Task) {
+	if cur.Load() != h {
+		return
+	}
+	if r := h.resumer; r != nil {
+		h.resumer = nil
+		h.refs-- // the parent's reference: it does not touch h again
+		giveLocked(r)
+		return
+	}
+	if n := popReadyLocked(); n != nil {
+		giveLocked(n)
+		return
+	}
+	if !sched.graceUntil.IsZero() {
+		if d := time.Until(sched.graceUntil); d > 0 && sched.nretry > 0 {
+			// An errgroup task failed: its group cancels its context
+			// in a moment, outside rtlib. Retry the parked tasks then
+			// rather than now.
+			cur.Store(nil)
+			sched.switches++
+			if !sched.graceArmed {
+				sched.graceArmed = true
+				time.AfterFunc(d, graceRound)
+			}
+			return
+		}
+		sched.graceUntil = time.Time{}
+	}
+	if n := retryRoundLocked(false); n != nil {
+		giveLocked(n)
+		return
+	}
+	if sched.nout == 0 && sched.nsel == 0 && sched.extHead == nil && (!sched.flushed || sched.flushAt != sched.progress) {
+		// Nothing outside rtlib can make progress that rtlib knows of:
+		// this may be a deadlock, which the Go runtime reports by
+		// ending the process. Write the profile first, while h still
+		// holds the baton so that nothing else runs meanwhile.
+		sched.flushed, sched.flushAt = true, sched.progress
+		sched.flushing = true
+		sched.mu.Unlock()
+		flushForDeadlock()
+		sched.mu.Lock()
+		sched.flushing = false
+		if cur.Load() != h {
+			return
+		}
+		if n := popReadyLocked(); n != nil {
+			giveLocked(n)
+			return
+		}
+	}
+	externalLocked()
+	cur.Store(nil)
+	sched.switches++
+	wakeWatchdogLocked() // it may have to poll parked tasks
+}
+
+// flushes counts the flushes for a possible deadlock (tests).
+var flushes atomic.Int32
+
+func flushForDeadlock() {
+	flushes.Add(1)
+	Flush()
+}
+
+// groupGrace is how long a retry round waits after an errgroup task
+// failed, for the group to cancel its context.
+const groupGrace = 2 * time.Millisecond
+
+// graceRound is the retry round delayed by groupGrace.
+func graceRound() {
+	acct.Add(1) // time.AfterFunc runs it on a goroutine of its own
+	sched.mu.Lock()
+	defer sched.mu.Unlock()
+	sched.graceArmed = false
+	if cur.Load() != nil {
+		return
+	}
+	sched.graceUntil = time.Time{}
+	if n := popReadyLocked(); n != nil {
+		takeFreeLocked(n)
+		return
+	}
+	if n := retryRoundLocked(true); n != nil {
+		takeFreeLocked(n)
+		return
+	}
+	externalLocked()
+	wakeWatchdogLocked()
+}
+
+// retryRoundLocked lets every parked task (but Cond waiters) retry once,
+// in park order, when something succeeded since the last round (or when
+// forced); it returns the first of them.
+func retryRoundLocked(force bool) *Task {
+	if sched.nretry == 0 || (!force && sched.progress == sched.roundAt) {
+		return nil
+	}
+	sched.roundAt = sched.progress
+	for p := sched.parkHead; p != nil; {
+		next := p.pnext
+		if p.pk != pkCond {
+			wakeLocked(p, mAttempt)
+		}
+		p = next
+	}
+	return popReadyLocked()
+}
+
+// externalLocked puts parked channel operations and selects into external
+// mode: they run their blocking operation for real, without the baton, so
+// that timers, uninstrumented goroutines and I/O can complete them. Send
+// and Recv go to the external list (in park order), selects are counted.
+func externalLocked() {
+	for p := sched.parkHead; p != nil; {
+		next := p.pnext
+		switch p.pk {
+		case pkChan:
+			unparkLocked(p)
+			p.state = stOut
+			p.wake = mExternal
+			p.cancelReq, p.acked = false, false
+			insertExtLocked(p)
+			poke(p)
+		case pkSelect:
+			unparkLocked(p)
+			p.state = stOut
+			p.out = outSel
+			p.wake = mExternal
+			sched.nsel++
+			poke(p)
+		}
+		p = next
+	}
+}
+
+// insertExtLocked puts t in the external list, which is kept in park
+// order.
+func insertExtLocked(t *Task) {
+	t.out = outExt
+	var prev *Task
+	for x := sched.extTail; x != nil && x.pseq > t.pseq; x = x.xprev {
+		prev = x
+	}
+	// insert t before prev (at the tail if prev is nil)
+	if prev == nil {
+		t.xprev, t.xnext = sched.extTail, nil
+		if sched.extTail == nil {
+			sched.extHead = t
+		} else {
+			sched.extTail.xnext = t
+		}
+		sched.extTail = t
+		return
+	}
+	t.xnext, t.xprev = prev, prev.xprev
+	if prev.xprev == nil {
+		sched.extHead = t
+	} else {
+		prev.xprev.xnext = t
+	}
+	prev.xprev = t
+}
+
+func removeExtLocked(t *Task) {
+	if t.xprev == nil {
+		sched.extHead = t.xnext
+	} else {
+		t.xprev.xnext = t.xnext
+	}
+	if t.xnext == nil {
+		sched.extTail = t.xprev
+	} else {
+		t.xnext.xprev = t.xprev
+	}
+	t.xprev, t.xnext = nil, nil
+}
+
+// gatherWindow is how long the task that takes the free baton waits for
+// selects running for real that complete at about the same time (all
+// woken by one close, say), so that they queue in park order rather than
+// in the order the Go scheduler happened to run them.
+const gatherWindow = 250 * time.Microsecond
+
+// takeFreeLocked gives the free baton to t, which came back from outside
+// rtlib. If external-mode operations are running, t asks the cancellable
+// ones to stop and settles them all (settle) before anything runs, so
+// that from then on the order is deterministic again.
+func takeFreeLocked(t *Task) {
+	giveLocked(t)
+	n := 0
+	for x := sched.extHead; x != nil; x = x.xnext {
+		if x != t && !x.cancelReq {
+			x.cancelReq = true
+			n++
+			poke(x)
+		}
+	}
+	if n == 0 && sched.nsel == 0 {
+		if t.out == outExt {
+			removeExtLocked(t)
+			t.out = outNone
+		}
+		return
+	}
+	sched.danceHolder = t
+	danceA.Store(t)
+	sched.dancePend += n
+	if sched.nsel > 0 {
+		sched.gatherUntil = time.Now().Add(gatherWindow)
+	}
+}
+
+// leaveOutLocked undoes the counting of a task that was out.
+func leaveOutLocked(t *Task) {
+	switch t.out {
+	case outPlain:
+		sched.nout--
+	case outSel:
+		sched.nsel--
+	case outExt:
+		if t.cancelReq && t.state != stAck {
+			// It was asked to stop and will not answer (its
+			// operation panicked): do not keep the holder waiting.
+			sched.dancePend--
+			if sched.dancePend == 0 && sched.danceHolder != nil {
+				poke(sched.danceHolder)
+			}
+		}
+		t.cancelReq = false
+		removeExtLocked(t)
+	}
+	t.out = outNone
+}
+
+// arriveLocked: t comes back from outside rtlib and wants the baton.
+func arriveLocked(t *Task) {
+	if t.stolen {
+		t.stolen = false
+		sched.stolen--
+		if sched.probeTask == t {
+			// Back before anything reported progress. If another task
+			// holds the baton it ran meanwhile (it may not have
+			// reported yet: t was blocked on it): warn. Otherwise
+			// nothing ran: no warning.
+			if c := cur.Load(); c != nil && c != t {
+				warn(sched.probeSite, sched.probeIdle)
+			}
+			sched.probe, sched.probeTask = false, nil
+			syncAttnLocked()
+		}
+		for i, s := range stolenTasks {
+			if s == t {
+				stolenTasks = append(stolenTasks[:i], stolenTasks[i+1:]...)
+				break
+			}
+		}
+		updateCheckingLocked()
+	}
+	leaveOutLocked(t)
+	if cur.Load() == t || t.state == stReady {
+		return // it holds the baton, or waits for it already (a granted partner)
+	}
+	if cur.Load() == nil {
+		takeFreeLocked(t)
+	} else {
+		pushReadyLocked(t)
+	}
+}
+
+// arrive is arriveLocked, then waits for the baton.
+func arrive(t *Task) {
+	sched.mu.Lock()
+	arriveLocked(t)
+	sched.mu.Unlock()
+	waitBaton(t)
+	settle(t)
+}
+
+// goOut takes the holder t out of rtlib (Sleep, Release, a blocking
+// library call): the baton passes on and t will arrive.
+func goOut(t *Task) {
+	sched.mu.Lock()
+	held := cur.Load() == t
+	leaveOutLocked(t)
+	t.state = stOut
+	t.out = outPlain
+	sched.nout++
+	if held {
+		dagBlock(t)
+		releaseLocked(t)
+	}
+	sched.mu.Unlock()
+}
+
+// settle is called by a task t that took the free baton while
+// external-mode operations ran: it waits until the cancellable ones have
+// answered (and, briefly, for selects completing at the same time), then
+// queues all of them with itself in park order (a task that was not
+// parked first), completed or not (those that did not complete retry),
+// and passes the baton to the head of the ready queue.
+func settle(t *Task) {
+	if danceA.Load() != t {
+		return
+	}
+	sched.mu.Lock()
+	for {
+		if sched.dancePend > 0 {
+			sched.mu.Unlock()
+			<-t.sig
+			sched.mu.Lock()
+			continue
+		}
+		d := time.Until(sched.gatherUntil)
+		if sched.nsel == 0 || d <= 0 {
+			break
+		}
+		sched.mu.Unlock()
+		tm := time.NewTimer(d)
+		select {
+		case <-t.sig:
+		case <-tm.C:
+		}
+		tm.Stop()
+		sched.mu.Lock()
+	}
+	sched.danceHolder = nil
+	danceA.Store(nil)
+	if t.out != outExt {
+		pushReadyLocked(t)
+	}
+	for x := sched.extHead; x != nil; {
+		next := x.xnext
+		removeExtLocked(x)
+		x.out = outNone
+		x.cancelReq = false
+		x.wake = mAttempt
+		pushReadyLocked(x)
+		if x != t {
+			poke(x)
+		}
+		x = next
+	}
+	giveLocked(popReadyLocked())
+	sched.mu.Unlock()
+	waitBaton(t)
+}
+
+// extAnswer is called by a Send or Recv in external mode whose operation
+// completed (done) or that was poked. It returns false for a spurious
+// poke (keep waiting). Otherwise it returns holding the baton, with mode
+// mAttempt (the caller retries if its operation did not complete).
+func extAnswer(t *Task, done bool) (mode, bool) {
+	sched.mu.Lock()
+	if !done && !t.cancelReq {
+		sched.mu.Unlock()
+		return 0, false
+	}
+	if t.cancelReq {
+		t.acked = done
+		t.state = stAck
+		sched.dancePend--
+		if sched.dancePend == 0 && sched.danceHolder != nil {
+			poke(sched.danceHolder)
+		}
+		return waitWoken(t), true
+	}
+	if cur.Load() == nil {
+		takeFreeLocked(t) // t stays in the external list, for the order
+		sched.mu.Unlock()
+		waitBaton(t)
+		settle(t)
+		return mAttempt, true
+	}
+	leaveOutLocked(t)
+	pushReadyLocked(t)
+	sched.mu.Unlock()
+	waitBaton(t)
+	return mAttempt, true
+}
+
+// selectBack is called by a select that ran for real without the baton
+// (external mode) once a case fired.
+func selectBack(t *Task) {
+	sched.mu.Lock()
+	leaveOutLocked(t)
+	if cur.Load() != nil && sched.danceHolder != nil {
+		// Gathered: queued in park order by the settling holder.
+		t.state = stAck
+		t.acked, t.cancelReq = true, true
+		insertExtLocked(t)
+		poke(sched.danceHolder)
+		waitWoken(t)
+		return
+	}
+	arriveLocked(t)
+	sched.mu.Unlock()
+	waitBaton(t)
+	settle(t)
+}
+
+// waitWoken waits, with sched.mu held on entry and released on return,
+// until the parked task t is woken; it returns the mode it was woken
+// with, holding the baton if that is mAttempt.
+func waitWoken(t *Task) mode {
+	for t.state == stParked || t.state == stAck {
+		sched.mu.Unlock()
+		<-t.sig
+		sched.mu.Lock()
+	}
+	m := t.wake
+	sched.mu.Unlock()
+	if m == mAttempt {
+		waitBaton(t)
+		settle(t)
+	}
+	return m
+}
+
+// holdAgain is called by a task that did a real blocking operation while
+// holding the baton: if the watchdog took the baton meanwhile, it queues
+// for it again.
+func holdAgain(t *Task) {
+	if cur.Load() != t {
+		reclaim(t)
+	}
+}
+
+// self returns the task of the calling goroutine. While nothing suggests
+// otherwise the caller of a hook is the baton holder, and that costs a
+// few atomic loads. When the baton is free, or while goroutines rtlib
+// does not control may call hooks (the watchdog stole the baton, a
+// goroutine was adopted outside a window, SPGO_CHECK=1, or a Release
+// window is open and a goroutine created since is not accounted for: see
+// strangers), the caller is identified by its goroutine id; a caller
+// that is not the holder is adopted (or, if rtlib knows it, comes back)
+// and waits for the baton.
+func self() *Task {
+	t := cur.Load()
+	if t != nil && !checking.Load() && (!inWindow.Load() || !strangers()) {
+		return t
+	}
+	return selfSlow()
+}
+
+// slowSelves counts the callers identified by id (tests).
+var slowSelves atomic.Int64
+
+func selfSlow() *Task {
+	slowSelves.Add(1)
+	id := goid()
+	check := mustCheck()
+	sched.mu.Lock()
+	c := cur.Load()
+	if c != nil && !check {
+		sched.mu.Unlock()
+		return c
+	}
+	if c != nil {
+		if c.goid == id {
+			sched.mu.Unlock()
+			return c
+		}
+		if c.goid == 0 && sched.goids[id] == nil {
+			// The holder took the baton before identities were
+			// checked; the first caller claims it.
+			c.goid = id
+			sched.goids[id] = c
+			sched.mu.Unlock()
+			return c
+		}
+	}
+	t := sched.goids[id]
+	if t == nil && sched.stolen > 0 {
+		// A goroutine the watchdog stole the baton from, whose id was
+		// never needed, comes back: the oldest such one.
+		var best *Task
+		for _, s := range stolenTasks {
+			if s.stolen && s.goid == 0 && (best == nil || s.id < best.id) {
+				best = s
+			}
+		}
+		if best != nil {
+			t = best
+			t.goid = id
+			sched.goids[id] = t
+		}
+	}
+	if t == nil {
+		t = adoptLocked(id)
+	}
+	arriveLocked(t)
+	sched.mu.Unlock()
+	startWatchdog()
+	waitBaton(t)
+	settle(t)
+	return t
+}
+
+// stolenTasks are the tasks the watchdog took the baton from.
+var stolenTasks []*Task
+
+// adoptLocked makes a task of the goroutine id that rtlib did not know.
+func adoptLocked(id uint64) *Task {
+	t := newTaskLocked(kGuest)
+	t.goid = id
+	sched.goids[id] = t
+	acct.Add(1)
+	if n := len(sched.windows); n > 0 {
+		w := sched.windows[n-1]
+		t.win = w
+		w.guests = append(w.guests, t)
+	} else {
+		sched.guestsOutside++
+		updateCheckingLocked()
+	}
+	dagAdopt(t)
+	return t
+}
+
+// retireLocked ends a task whose goroutine rtlib will not hear from again
+// (an adopted goroutine whose window closed).
+func retireLocked(t *Task) {
+	if t.state == stDone {
+		return
+	}
+	if t.kind == kGuest && t.win == nil {
+		sched.guestsOutside--
+		updateCheckingLocked()
+	}
+	if t.stolen {
+		t.stolen = false
+		sched.stolen--
+		if sched.probeTask == t {
+			sched.probe, sched.probeTask = false, nil
+			syncAttnLocked()
+		}
+		updateCheckingLocked()
+	}
+	leaveOutLocked(t)
+	if cur.Load() == t {
+		t.state = stDone
+		releaseLocked(t)
+	}
+	t.state = stDone
+	if t.goid != 0 && sched.goids[t.goid] == t {
+		delete(sched.goids, t.goid)
+	}
+}
+
+// noteProgressLocked records that an operation succeeded while tasks
+// were parked: a retry round may help again. It also prints the warning
+// the watchdog left pending (see watchdog.go).
+func noteProgressLocked() {
+	sched.progress++
+	if sched.probe {
+		sched.probe, sched.probeTask = false, nil
+		syncAttnLocked()
+		warn(sched.probeSite, sched.probeIdle)
+	}
+}
+
+// syncAttnLocked updates nparkedA, which fast paths read to know whether
+// a successful operation must be reported (tasks are parked, or the
+// watchdog waits for progress).
+func syncAttnLocked() {
+	n := int32(sched.nparked)
+	if sched.probe {
+		n++
+	}
+	nparkedA.Store(n)
+}

@@ -1,0 +1,221 @@
+package rtlib
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// The watchdog turns a baton holder stuck in uninstrumented code into a
+// warning instead of a hang. Every hook stores its site in hb (one atomic
+// store); the watchdog swaps hb with 0 every quarter period, so a holder
+// that neither passed a hook nor gave up the baton for a whole period
+// while other tasks wait for the baton is stuck (or computing without
+// hooks). If the process used less than a tenth of a CPU meanwhile the
+// holder is taken to be blocked: the watchdog prints one warning naming the last
+// site the holder passed, and passes the baton on as if the holder had
+// blocked. A busy holder gets ten periods. The holder, when it comes back
+// to rtlib, queues for the baton again (identities are checked until it
+// does). Adopted goroutines (see self) get a short leash and no warning
+// while identities are checked: rtlib cannot see them leave.
+//
+// The watchdog sleeps on a channel, without a timer, whenever there is
+// no holder or nobody waits, so that it never keeps the Go runtime from
+// reporting a deadlock. When the baton is free and tasks are parked on
+// locks, WaitGroups or groups, it also polls them a few times (1, 4, 16,
+// 64 and 256 ms later) in case uninstrumented code changed their state.
+
+var (
+	// hb is the heartbeat: the last site a hook passed (-1 for hooks
+	// without a site), reset to 0 by the watchdog.
+	hb atomic.Int32
+
+	wdPeriod atomic.Int64 // time.Duration; <= 0: disabled
+	wdOnce   sync.Once
+	wdWake   = make(chan struct{}, 1)
+
+	// warnOut receives the watchdog's warnings (tests replace it).
+	warnOut io.Writer = os.Stderr
+	warnMu  sync.Mutex
+)
+
+// guestLeash is how long an adopted goroutine may hold the baton without
+// a hook while others wait, when identities are checked.
+const guestLeash = 5 * time.Millisecond
+
+// maxPoll is the last delay of the polls of parked tasks when the baton
+// is free (1, 4, 16, 64, 256 ms).
+const maxPoll = 256 * time.Millisecond
+
+// watchdogPeriod reads SPGO_WATCHDOG: a duration (default 1s), 0 to
+// disable the watchdog.
+func watchdogPeriod() time.Duration {
+	s := os.Getenv("SPGO_WATCHDOG")
+	if s == "" {
+		return time.Second
+	}
+	if s == "0" {
+		return 0
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "spgo: SPGO_WATCHDOG=%q: %v; using 1s\n", s, err)
+		return time.Second
+	}
+	return d
+}
+
+func init() { wdPeriod.Store(int64(watchdogPeriod())) }
+
+func startWatchdog() {
+	if wdPeriod.Load() > 0 {
+		wdOnce.Do(func() { go watchdog() })
+	}
+}
+
+// wakeWatchdogLocked wakes the watchdog if it sleeps without a timer.
+func wakeWatchdogLocked() {
+	if sched.wdIdle {
+		sched.wdIdle = false
+		select {
+		case wdWake <- struct{}{}:
+		default:
+		}
+	}
+}
+
+func watchdog() {
+	acct.Add(1) // a goroutine rtlib accounts for (see strangers)
+	var (
+		holder   *Task
+		switches uint64
+		since    time.Time
+		site     Site
+		cpu0     time.Duration
+		poll     = time.Millisecond
+		pollAt   uint64
+	)
+	for {
+		sched.mu.Lock()
+		h := cur.Load()
+		waiting := h != nil && (sched.nready > 0 || h.resumer != nil || sched.nparked > 0)
+		if sched.progress != pollAt {
+			poll, pollAt = time.Millisecond, sched.progress
+		}
+		polling := h == nil && sched.nretry > 0 && poll <= maxPoll
+		if !waiting && !polling {
+			sched.wdIdle = true
+			sched.mu.Unlock()
+			<-wdWake
+			holder = nil
+			continue
+		}
+		if !waiting {
+			sched.mu.Unlock()
+			time.Sleep(poll)
+			poll *= 4
+			sched.mu.Lock()
+			if cur.Load() == nil {
+				if n := retryRoundLocked(true); n != nil {
+					takeFreeLocked(n)
+				}
+			}
+			sched.mu.Unlock()
+			continue
+		}
+		limit, silent := time.Duration(wdPeriod.Load()), false
+		if limit <= 0 {
+			limit = time.Hour
+		}
+		if h.kind == kGuest && (checking.Load() || inWindow.Load()) {
+			limit, silent = min(limit, guestLeash), true
+		}
+		sched.mu.Unlock()
+
+		time.Sleep(limit / 4)
+		s := Site(hb.Swap(0))
+		now := time.Now()
+		sched.mu.Lock()
+		h = cur.Load()
+		if h != holder || sched.switches != switches || s != 0 {
+			if h != holder && h != nil {
+				site = h.site
+			}
+			if s > 0 {
+				site = s
+			}
+			holder, switches, since = h, sched.switches, now
+			cpu0 = cpuTime()
+			sched.mu.Unlock()
+			continue
+		}
+		idle := now.Sub(since)
+		ready := h != nil && (sched.nready > 0 || h.resumer != nil)
+		parked := h != nil && sched.nparked > 0
+		switch {
+		case !ready && !parked, sched.flushing, idle < limit:
+			sched.mu.Unlock()
+			continue
+		case !silent && busy(cpu0, idle) && (!ready || idle < 10*limit):
+			// A busy holder: others that are ready get the baton
+			// after ten periods; parked ones cannot run anyway.
+			sched.mu.Unlock()
+			continue
+		}
+		if !silent {
+			if ready {
+				warn(site, idle)
+			} else {
+				// Only parked tasks wait: take the baton quietly and
+				// warn only if something makes progress while h is
+				// away (h was blocked on one of them); if h comes back
+				// first, nothing ran meanwhile.
+				sched.probe, sched.probeTask = true, h
+				sched.probeSite, sched.probeIdle = site, idle
+			}
+		}
+		stealLocked(h)
+		syncAttnLocked()
+		sched.mu.Unlock()
+		holder = nil
+	}
+}
+
+// busy reports whether the process used at least a tenth of a CPU since
+// cpu0 (over idle): a holder blocked in a system call or a channel
+// operation of uninstrumented code uses next to nothing.
+func busy(cpu0, idle time.Duration) bool {
+	c := cpuTime()
+	return c >= 0 && cpu0 >= 0 && c-cpu0 >= idle/10
+}
+
+// steals counts the times the watchdog took the baton (tests).
+var steals atomic.Int32
+
+// stealLocked takes the baton from h, which is stuck outside rtlib.
+func stealLocked(h *Task) {
+	steals.Add(1)
+	h.stolen = true
+	sched.stolen++
+	stolenTasks = append(stolenTasks, h)
+	updateCheckingLocked()
+	h.state = stOut
+	h.out = outPlain
+	sched.nout++
+	sched.progress++ // parked tasks retry: h may be blocked on one of them
+	dagBlock(h)
+	releaseLocked(h)
+}
+
+func warn(site Site, idle time.Duration) {
+	where := "no instrumented operation yet"
+	if r, ok := Lookup(site); ok {
+		where = fmt.Sprintf("last at %s:%d in %s", r.File, r.Line, r.Func)
+	}
+	warnMu.Lock()
+	defer warnMu.Unlock()
+	fmt.Fprintf(warnOut, "spgo: warning: the goroutine holding the baton has not reached an instrumented operation for %v (%s): it is blocked or busy in uninstrumented code while other goroutines wait; running them without it, so this run is no longer serial and deterministic\n", idle.Round(time.Millisecond), where)
+}
