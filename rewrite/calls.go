@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strconv"
 
 	"github.com/dave/dst"
 	"github.com/dave/dst/dstutil"
@@ -170,7 +171,7 @@ func (r *fileRewriter) releasedStmt(c *dstutil.Cursor, n *dst.CallExpr, ac *ast.
 		return
 	}
 	r.tokens++
-	tk := r.in.Names.name("tk" + itoa(r.tokens))
+	tk := r.in.Names.name("tk" + strconv.Itoa(r.tokens))
 	r.pendingBefore[parent] = append(r.pendingBefore[parent], &dst.AssignStmt{
 		Lhs: []dst.Expr{dst.NewIdent(tk)}, Tok: token.DEFINE,
 		Rhs: []dst.Expr{r.rtCall("Release", r.site(ac.Lparen, "Call"))},

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strconv"
 
 	"github.com/dave/dst"
 	"github.com/dave/dst/dstutil"
@@ -53,7 +54,7 @@ func (r *fileRewriter) goStmt(c *dstutil.Cursor, g *dst.GoStmt) {
 		n := r.in.Info.TypeOf(acall.Args[0]).(*types.Tuple).Len()
 		var names []dst.Expr
 		for i := 0; i < n; i++ {
-			names = append(names, dst.NewIdent(r.in.Names.name("a"+itoa(i))))
+			names = append(names, dst.NewIdent(r.in.Names.name("a"+strconv.Itoa(i))))
 		}
 		if len(lhs) > 0 {
 			stmts = append(stmts, &dst.AssignStmt{Lhs: lhs, Tok: token.DEFINE, Rhs: rhs})
@@ -67,11 +68,16 @@ func (r *fileRewriter) goStmt(c *dstutil.Cursor, g *dst.GoStmt) {
 				args = append(args, a) // a constant, or a site number
 				continue
 			}
-			args = append(args, temp("a"+itoa(i), a))
+			args = append(args, temp("a"+strconv.Itoa(i), a))
 		}
 		if len(lhs) > 0 {
 			stmts = append(stmts, &dst.AssignStmt{Lhs: lhs, Tok: token.DEFINE, Rhs: rhs})
 		}
+	}
+	// The temporaries evaluate user expressions: their line is the go
+	// statement's, as are the go keyword's and the call's in the child.
+	for _, s := range stmts {
+		r.origin[s] = at
 	}
 	t := r.in.Names.name("t")
 	stmts = append(stmts, &dst.AssignStmt{
@@ -83,7 +89,7 @@ func (r *fileRewriter) goStmt(c *dstutil.Cursor, g *dst.GoStmt) {
 	stmts = append(stmts, child, &dst.ExprStmt{X: method(t, "Resume")})
 	block := &dst.BlockStmt{List: stmts}
 	block.Decs.NodeDecs = g.Decs.NodeDecs
-	for _, n := range append(stmts[:len(stmts)-3:len(stmts)-3], block, child, inner) {
+	for _, n := range []dst.Node{block, child, inner} {
 		r.origin[n] = at
 	}
 	c.Replace(block)
@@ -119,14 +125,6 @@ func cloneExprs(es []dst.Expr) []dst.Expr {
 		out[i] = dst.Clone(e).(dst.Expr)
 	}
 	return out
-}
-
-func itoa(i int) string {
-	const digits = "0123456789"
-	if i < 10 {
-		return digits[i : i+1]
-	}
-	return itoa(i/10) + digits[i%10:i%10+1]
 }
 
 // isConst reports whether e is a constant or nil: it needs no temporary

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"go/token"
+	"slices"
 	"sort"
 	"strings"
 
@@ -91,7 +92,7 @@ func Packages(ctx context.Context, cfg Config, patterns ...string) (*Result, err
 	})
 	if len(msgs) > 0 {
 		sort.Strings(msgs)
-		return nil, &LoadError{Errors: dedupe(msgs)}
+		return nil, &LoadError{Errors: slices.Compact(msgs)}
 	}
 	var esc Escapes
 	var escRes *escape.Result
@@ -192,14 +193,4 @@ func isGoSource(name string, p *packages.Package) bool {
 		}
 	}
 	return false
-}
-
-func dedupe(s []string) []string {
-	var out []string
-	for i, x := range s {
-		if i == 0 || x != s[i-1] {
-			out = append(out, x)
-		}
-	}
-	return out
 }

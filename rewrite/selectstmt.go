@@ -3,6 +3,7 @@ package rewrite
 import (
 	"go/ast"
 	"go/token"
+	"strconv"
 
 	"github.com/dave/dst"
 	"github.com/dave/dst/dstutil"
@@ -59,7 +60,7 @@ func (r *fileRewriter) selectStmt(c *dstutil.Cursor, n *dst.SelectStmt) {
 	for k, s := range n.Body.List {
 		cc := s.(*dst.CommClause)
 		acc := as.Body.List[k].(*ast.CommClause)
-		ch := names.name("c" + itoa(k))
+		ch := names.name("c" + strconv.Itoa(k))
 		var comm dst.Stmt
 		var prologue []dst.Stmt
 		switch cm := cc.Comm.(type) {
@@ -69,7 +70,7 @@ func (r *fileRewriter) selectStmt(c *dstutil.Cursor, n *dst.SelectStmt) {
 			preR = append(preR, cm.Chan)
 			val := cm.Value
 			if !r.isConst(acc.Comm.(*ast.SendStmt).Value) {
-				v := names.name("v" + itoa(k))
+				v := names.name("v" + strconv.Itoa(k))
 				preL = append(preL, dst.NewIdent(v))
 				preR = append(preR, cm.Value)
 				val = dst.NewIdent(v)
@@ -84,13 +85,13 @@ func (r *fileRewriter) selectStmt(c *dstutil.Cursor, n *dst.SelectStmt) {
 			dirs += "r"
 			preL = append(preL, dst.NewIdent(ch))
 			preR = append(preR, unparen(cm.Rhs[0]).(*dst.UnaryExpr).X)
-			rv := names.name("r" + itoa(k))
+			rv := names.name("r" + strconv.Itoa(k))
 			tmpDecl = append(tmpDecl, &dst.AssignStmt{Lhs: []dst.Expr{dst.NewIdent(rv)}, Tok: token.DEFINE,
 				Rhs: []dst.Expr{r.rtCall("Elem", dst.NewIdent(ch))}})
 			lhs := []dst.Expr{dst.NewIdent(rv)}
 			rhs := []dst.Expr{dst.NewIdent(rv)}
 			if len(cm.Lhs) == 2 {
-				okv := names.name("ok" + itoa(k))
+				okv := names.name("ok" + strconv.Itoa(k))
 				tmpDecl = append(tmpDecl, &dst.AssignStmt{Lhs: []dst.Expr{dst.NewIdent(okv)}, Tok: token.DEFINE,
 					Rhs: []dst.Expr{dst.NewIdent("false")}})
 				lhs = append(lhs, dst.NewIdent(okv))
