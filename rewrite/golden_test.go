@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"github.com/spgo/spgo/rtlib/profile"
 	"go/format"
 	"go/parser"
 	"go/token"
@@ -86,8 +87,22 @@ func TestGoldenTests(t *testing.T) {
 	}
 	cmd := exec.Command("go", "test", "-overlay", overlay, "-count=1", "-run", ".", "-bench", ".", "-benchtime", "1x", "-fuzz", "", ".")
 	cmd.Dir = dir
+	pf := filepath.Join(t.TempDir(), "p.json")
+	cmd.Env = append(os.Environ(), "SPGO_PROFILE="+pf)
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Errorf("instrumented tests fail: %v\n%s", err, b)
+	}
+	// One root per test, benchmark, fuzz target and example run.
+	p, err := profile.ReadFile(pf)
+	if err != nil {
+		t.Fatalf("the instrumented tests wrote no profile: %v", err)
+	}
+	var names []string
+	for _, r := range p.Roots {
+		names = append(names, r.Name)
+	}
+	if len(names) < 3 {
+		t.Errorf("profile roots %q: want one per test, benchmark and fuzz target", names)
 	}
 }
 

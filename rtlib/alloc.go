@@ -6,7 +6,7 @@ import "unsafe"
 // and returns it.
 func Slice[S ~[]E, E any](site Site, s S) S {
 	var e E
-	alloc(site, int64(cap(s))*int64(unsafe.Sizeof(e)))
+	allocp(site, int64(cap(s))*int64(unsafe.Sizeof(e)), unsafe.Pointer(unsafe.SliceData(s)))
 	return s
 }
 
@@ -16,7 +16,7 @@ func Slice[S ~[]E, E any](site Site, s S) S {
 func SmallSlice[S ~[]E, E any](site Site, s S) S {
 	var e E
 	if n := int64(cap(s)) * int64(unsafe.Sizeof(e)); n > 32 {
-		alloc(site, n)
+		allocp(site, n, nil) // not tracked: taking its address would move it to the heap
 	}
 	return s
 }
@@ -24,14 +24,14 @@ func SmallSlice[S ~[]E, E any](site Site, s S) S {
 // New records the value p points to, allocated at site by new(T) or
 // &T{...}, and returns p.
 func New[T any](site Site, p *T) *T {
-	alloc(site, int64(unsafe.Sizeof(*p)))
+	allocp(site, int64(unsafe.Sizeof(*p)), unsafe.Pointer(p))
 	return p
 }
 
 // Var records a variable the compiler moved to the heap, declared at
 // site.
 func Var[T any](site Site, p *T) {
-	alloc(site, int64(unsafe.Sizeof(*p)))
+	allocp(site, int64(unsafe.Sizeof(*p)), unsafe.Pointer(p))
 }
 
 // mapHeader is the size of a map's header; its buckets are found by the
@@ -40,7 +40,7 @@ const mapHeader = 48
 
 // Map records a map allocated at site and returns it.
 func Map[M ~map[K]V, K comparable, V any](site Site, m M) M {
-	alloc(site, mapHeader)
+	allocp(site, mapHeader, nil) // its buckets: uninstrumented allocations
 	return m
 }
 
@@ -50,14 +50,14 @@ const chanHeader = 96
 // Chan records a channel allocated at site and returns it.
 func Chan[C ~chan E, E any](site Site, c C) C {
 	var e E
-	alloc(site, chanHeader+int64(cap(c))*int64(unsafe.Sizeof(e)))
+	allocp(site, chanHeader+int64(cap(c))*int64(unsafe.Sizeof(e)), *(*unsafe.Pointer)(unsafe.Pointer(&c)))
 	return c
 }
 
 // String records a string built at site (concatenation, conversion) and
 // returns it.
 func String(site Site, s string) string {
-	alloc(site, int64(len(s)))
+	allocp(site, int64(len(s)), unsafe.Pointer(unsafe.StringData(s)))
 	return s
 }
 
@@ -68,7 +68,7 @@ func Append[S ~[]E, E any](site Site, s S, xs ...E) S {
 	s = append(s, xs...)
 	if cap(s) != c {
 		var e E
-		alloc(site, int64(cap(s))*int64(unsafe.Sizeof(e)))
+		allocp(site, int64(cap(s))*int64(unsafe.Sizeof(e)), unsafe.Pointer(unsafe.SliceData(s)))
 	}
 	return s
 }
@@ -78,13 +78,7 @@ func AppendString[S ~[]byte](site Site, s S, str string) S {
 	c := cap(s)
 	s = append(s, str...)
 	if cap(s) != c {
-		alloc(site, int64(cap(s)))
+		allocp(site, int64(cap(s)), unsafe.Pointer(unsafe.SliceData(s)))
 	}
 	return s
-}
-
-// alloc charges n bytes to the running strand at site. Its only cost
-// today is the watchdog's heartbeat.
-func alloc(site Site, n int64) {
-	hb.Store(int32(site))
 }

@@ -37,6 +37,7 @@ func otherDir(d byte) byte {
 func Send[T any](site Site, ch chan<- T, v T) {
 	beat(site)
 	t := self()
+	commOp(site, "channel communication")
 	select {
 	case ch <- v:
 		chanDone(chanPtr(ch), cap(ch), 's')
@@ -102,6 +103,7 @@ func sendSlow[T any](t *Task, ch chan<- T, v T) {
 func Recv[T any](site Site, ch <-chan T) T {
 	beat(site)
 	t := self()
+	commOp(site, "channel communication")
 	select {
 	case v, ok := <-ch:
 		if ok {
@@ -118,6 +120,7 @@ func Recv[T any](site Site, ch <-chan T) T {
 func Recv2[T any](site Site, ch <-chan T) (T, bool) {
 	beat(site)
 	t := self()
+	commOp(site, "channel communication")
 	select {
 	case v, ok := <-ch:
 		if ok {
@@ -302,6 +305,7 @@ type SelectState struct {
 // Select starts a select statement with one case per letter of dirs: 'r'
 // for a receive, 's' for a send.
 func Select(site Site, dirs string) SelectState {
+	commOp(site, "a select")
 	return SelectState{site: site, dirs: dirs}
 }
 

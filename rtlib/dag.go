@@ -1,64 +1,121 @@
 package rtlib
 
 // The DAG events. The scheduler calls these at every point where the
-// series-parallel DAG (and its non-SP channel edges) changes; they are
-// empty until the profile is computed with package mhwm. Every call but
+// series-parallel DAG (and its non-SP channel edges) changes; they feed
+// the dnodes of dnode.go and the accounting of mem.go. Every call but
 // dagAcquire and dagBlock is made by the baton holder (or by a goroutine
-// about to take the baton) with the baton's serial order, so the events
-// arrive in the child-first serial order mhwm expects. Calls marked
-// "sched.mu held" are made with the scheduler's lock held: they must not
-// call back into the scheduler.
+// about to take the baton), so the events arrive in the baton's serial
+// order. Calls marked "sched.mu held" are made with the scheduler's lock
+// held: they must not call back into the scheduler.
 
-// dagFork: parent spawns child at site (Fork, before the go statement).
-// sched.mu held. mhwm: Spawn.
-func dagFork(parent, child *Task, site Site) {}
+// dagFork: parent spawns child at site into group g (nil: not known
+// yet). sched.mu held. mhwm: Spawn.
+func dagFork(parent, child *Task, site Site, g any) {
+	if parent == nil || parent.dn == nil || parent.dn.detached {
+		return
+	}
+	child.dn = parent.dn.spawnIn(site, g)
+}
 
-// dagUnfork: a task forked by GroupTryGo was not started after all.
-// sched.mu held.
-func dagUnfork(t *Task) {}
+// dagUnfork: a task forked by GroupTryGo was not started after all: it
+// ends at once, empty. sched.mu held.
+func dagUnfork(t *Task) {
+	if t.dn != nil {
+		t.dn.ret()
+	}
+}
 
 // dagStart: the child runs for the first time (Start, holding the baton).
-// The strand that follows belongs to the child.
 func dagStart(t *Task) {}
 
-// dagReturn: the child ends (Finish), holding the baton; t.returned says
-// whether its function returned normally. sched.mu held. mhwm: Return.
-func dagReturn(t *Task) {}
+// dagReturn: the child ends (Finish), holding the baton. sched.mu held.
+// mhwm: Return.
+func dagReturn(t *Task) {
+	if t.dn != nil {
+		t.dn.ret()
+	}
+}
 
-// dagJoin: t completed a Wait or GroupWait at site: it joins the children
-// spawned into that group since the last join. mhwm: Sync.
-func dagJoin(t *Task, site Site) {}
+// dagDone: t calls Done on wg: wg's Wait waits for it.
+func dagDone(t *Task, wg any) {
+	d := t.dn
+	if d == nil || d.detached || d.parent == nil {
+		return
+	}
+	if d.group == nil {
+		d.group = wg
+		d.root.member(wg, d.parent)
+	}
+	if d.group == wg {
+		d.doneAt = d.epoch
+	}
+}
 
-// dagLimit: errgroup SetLimit(n) on g. sched.mu held. mhwm: SetLimit.
-func dagLimit(g Group, n int) {}
+// dagJoin: t completed a Wait or GroupWait on group g at site: it joins
+// the children spawned into that group. mhwm: Sync.
+func dagJoin(t *Task, g any, site Site) {
+	if t.dn != nil {
+		t.dn.join(g, site)
+		if cfg.census == censusStrand {
+			census(t.dn, 0)
+		}
+	}
+}
+
+// dagLimit: errgroup SetLimit(n) on g by the holder. sched.mu held.
+// mhwm: SetLimit.
+func dagLimit(g Group, n int) {
+	d := holderDnode()
+	if d == nil {
+		return
+	}
+	if n > 0 {
+		d.root.limits[g] = n
+	} else {
+		delete(d.root.limits, g)
+	}
+}
 
 // dagEnter, dagLeave: the scope of a function that spawns (Enter, Leave).
 // mhwm: Call, CallReturn.
-func dagEnter(site Site) {}
-func dagLeave(site Site) {}
+func dagEnter(site Site) {
+	if d := holderDnode(); d != nil {
+		d.enter(site)
+	}
+}
+
+func dagLeave(site Site) {
+	if d := holderDnode(); d != nil {
+		d.leave(site)
+	}
+}
 
 // dagRootBegin: t begins the root at site, holding the baton.
-func dagRootBegin(t *Task, site Site) {}
+func dagRootBegin(t *Task, site Site) { beginRoot(t, site) }
 
 // dagRootEnd: t ends the root at site, holding the baton; the goroutines
-// spawned in the root and never joined are joined here. mhwm: Exit.
-func dagRootEnd(t *Task, site Site) {}
+// spawned in it and never joined are joined here. mhwm: Exit.
+func dagRootEnd(t *Task, site Site) {
+	endRoot(t, false)
+	writeAtRootEnd()
+}
 
 // dagAdopt: a goroutine rtlib did not create (a callback of uninstrumented
-// code) becomes task t. sched.mu held.
+// code) becomes task t. sched.mu held. Its allocations are nobody's
+// until it begins a root.
 func dagAdopt(t *Task) {}
 
 // dagBlock: t gives up the baton in a blocking operation, a Sleep, a
-// Release or because the watchdog took it: its strand ends. sched.mu held.
+// Release or because the watchdog took it. sched.mu held. Blocking does
+// not end a strand for the engine (see dnode.go).
 func dagBlock(t *Task) {}
 
-// dagAcquire: t obtains the baton: the current strand is t's from here
-// on. sched.mu held.
-func dagAcquire(t *Task) {}
+// dagAcquire: t obtains the baton: allocations are t's from here on.
+// sched.mu held.
+func dagAcquire(t *Task) { switchTo(t.dn) }
 
 // dagComm: a rendezvous between the holder h and the parked task p on an
-// unbuffered channel (a non-SP edge: results that depend on it are not
-// exact). sched.mu held.
+// unbuffered channel. sched.mu held.
 func dagComm(h, p *Task) {}
 
 // dagRelease, dagReacquire: t runs a library call that starts other roots
@@ -66,3 +123,21 @@ func dagComm(h, p *Task) {}
 // called with sched.mu held.
 func dagRelease(t *Task, site Site)   {}
 func dagReacquire(t *Task, site Site) {}
+
+// commOp records a channel, mutex or Cond operation at site by the
+// holder: synchronisation between goroutines that the series-parallel
+// DAG does not have. The figures stay sound (the relaxation drops the
+// edge, which only adds schedules; frees through it wait for the join)
+// but are no longer exact.
+func commOp(site Site, what string) {
+	d := holderDnode()
+	if d == nil || d.detached {
+		return
+	}
+	r := d.root
+	if r.commSeen || r.top.live <= 1 {
+		return // no other goroutine of the root is running: nothing to synchronise with
+	}
+	r.commSeen = true
+	r.reasonAt(site, what+" between goroutines: not series-parallel. The figures are the upper bound of the series-parallel relaxation (the edge dropped; memory passed through it is charged until the join); `spbuild run -simulate` simulates schedules that respect it")
+}

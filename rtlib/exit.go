@@ -10,4 +10,4 @@ func Exit(code int) {
 
 // Flush writes the profile as it is now. The rewriter calls it before
 // log.Fatal and friends.
-func Flush() {}
+func Flush() { flushFinal() }

@@ -25,8 +25,9 @@ func Add(site Site, wg *sync.WaitGroup, delta int) {
 // Done is sync.WaitGroup.Done; it ties the calling goroutine to wg.
 func Done(wg *sync.WaitGroup) {
 	beat(-1)
-	self()
+	t := self()
 	wg.Done()
+	dagDone(t, wg)
 	wgAdd(wg, -1)
 }
 
@@ -78,7 +79,7 @@ func Wait(site Site, wg *sync.WaitGroup) {
 	// reports if it hangs).
 	wg.Wait()
 	holdAgain(t)
-	dagJoin(t, site)
+	dagJoin(t, wg, site)
 }
 
 // WGGo is sync.WaitGroup.Go (Go 1.25), implemented here so that it works
@@ -86,7 +87,7 @@ func Wait(site Site, wg *sync.WaitGroup) {
 // Done when f returns.
 func WGGo(site Site, wg *sync.WaitGroup, f func()) {
 	Add(site, wg, 1)
-	t := Fork(site)
+	t := forkIn(site, wg)
 	t.wg, t.fn = wg, f
 	if t.wgBody == nil {
 		t.wgBody = t.runWG
@@ -201,7 +202,7 @@ func groupStarted(g Group, t *Task) {
 // for that). With a limit rtlib did not see, Go runs without the baton.
 func GroupGo(site Site, g Group, f func() error) {
 	beat(site)
-	t := Fork(site)
+	t := forkIn(site, g)
 	t.group = g
 	run := t.groupBody(f)
 	p := t.parent
@@ -237,7 +238,7 @@ func GroupGo(site Site, g Group, f func() error) {
 // GroupTryGo is errgroup.Group.TryGo.
 func GroupTryGo(site Site, g Group, f func() error) bool {
 	beat(site)
-	t := Fork(site)
+	t := forkIn(site, g)
 	t.group = g
 	ok := g.TryGo(t.groupBody(f))
 	if !ok {
@@ -269,7 +270,7 @@ func GroupWait(site Site, g Group) error {
 	}
 	err := g.Wait()
 	holdAgain(t)
-	dagJoin(t, site)
+	dagJoin(t, g, site)
 	return err
 }
 

@@ -3,6 +3,7 @@ package rtlib
 import (
 	"bytes"
 	"fmt"
+	"github.com/spgo/spgo/rtlib/profile"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -688,7 +689,7 @@ func TestGoTest(t *testing.T) {
 		t.Skip("runs go test")
 	}
 	cmd := exec.Command("go", "test", "-count=1", "-v", "-bench=.", "-benchtime=20x", "./testdata/gotest")
-	cmd.Env = append(os.Environ(), "SPGO_WATCHDOG=1s")
+	cmd.Env = append(os.Environ(), "SPGO_WATCHDOG=1s", "SPGO_PROFILE="+filepath.Join(t.TempDir(), "p.json"))
 	start := time.Now()
 	out, err := cmd.CombinedOutput()
 	if err != nil {
@@ -715,6 +716,8 @@ func TestDeadlock(t *testing.T) {
 	}
 	bin := buildTestdata(t, "deadlock")
 	cmd := exec.Command(bin)
+	pf := filepath.Join(t.TempDir(), "p.json")
+	cmd.Env = append(os.Environ(), "SPGO_PROFILE="+pf)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -727,6 +730,13 @@ func TestDeadlock(t *testing.T) {
 	}
 	if got := string(out); got != "child waits\nmain waits\n" {
 		t.Errorf("stdout %q", got)
+	}
+	p, err := profile.ReadFile(pf)
+	if err != nil {
+		t.Fatalf("no profile after the deadlock: %v", err)
+	}
+	if !p.Partial || len(p.Roots) != 1 || p.Roots[0].Exact {
+		t.Errorf("profile after a deadlock: partial %v, %d roots, want partial, 1 inexact root", p.Partial, len(p.Roots))
 	}
 }
 
@@ -761,6 +771,7 @@ func buildTestdata(t *testing.T, name string) string {
 }
 
 func TestMain(m *testing.M) {
+	cfg.path = "off" // the tests that read profiles set their own
 	code := m.Run()
 	buildOnce.Range(func(_, v any) bool {
 		if b := v.(*buildResult); b.bin != "" {

@@ -16,6 +16,7 @@ import (
 func Lock(site Site, mu *sync.Mutex) {
 	beat(site)
 	t := self()
+	commOp(site, "a mutex")
 	for !mu.TryLock() {
 		parkOn(t, unsafe.Pointer(mu), wkMutex, pkLock)
 	}
@@ -51,6 +52,7 @@ func unlocked(key unsafe.Pointer, kind wkind, all bool) {
 func RWLock(site Site, mu *sync.RWMutex) {
 	beat(site)
 	t := self()
+	commOp(site, "a mutex")
 	for !mu.TryLock() {
 		parkOn(t, unsafe.Pointer(mu), wkRWW, pkLock)
 	}
@@ -68,6 +70,7 @@ func RWUnlock(mu *sync.RWMutex) {
 func RLock(site Site, mu *sync.RWMutex) {
 	beat(site)
 	t := self()
+	commOp(site, "a mutex")
 	for !mu.TryRLock() {
 		parkOn(t, unsafe.Pointer(mu), wkRWR, pkLock)
 	}
@@ -88,6 +91,7 @@ func RUnlock(mu *sync.RWMutex) {
 func CondWait(site Site, c *sync.Cond) {
 	beat(site)
 	t := self()
+	commOp(site, "a sync.Cond")
 	sched.mu.Lock()
 	t.nws = 0
 	linkLocked(t, queueLocked(unsafe.Pointer(c)), wkCond, 0, 0)

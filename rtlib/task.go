@@ -24,6 +24,8 @@ type Task struct {
 	resumer *Task         // the parent suspended in Resume until this task first gives up the baton
 	refs    int8          // parent's Resume + child's Finish, for recycling
 	group   Group         // errgroup the task was spawned into
+	dn      *dnode        // its part of the DAG (nil outside roots)
+	dstack  []*dnode      // dnodes of outer roots it runs (nested roots)
 	win     *window       // the Release window a guest was adopted in
 	stolen  bool          // the watchdog took the baton from it
 	failed  bool          // an errgroup task whose function returned an error
@@ -64,15 +66,22 @@ type Task struct {
 
 // Fork is called by the parent at a go statement, after the operands of
 // the call are evaluated and before the go statement runs.
-func Fork(site Site) *Task {
+func Fork(site Site) *Task { return forkIn(site, nil) }
+
+// forkIn is Fork for a goroutine known to join group g (WaitGroup.Go,
+// errgroup).
+func forkIn(site Site, g any) *Task {
 	beat(site)
 	p := self()
+	if cfg.census == censusStrand && p.dn != nil {
+		census(p.dn, 0)
+	}
 	sched.mu.Lock()
 	t := newTaskLocked(kForked)
 	t.site = site
 	t.parent = p
 	t.refs = 2
-	dagFork(p, t, site)
+	dagFork(p, t, site, g)
 	sched.mu.Unlock()
 	return t
 }
@@ -90,6 +99,18 @@ func (t *Task) Start() {
 func (t *Task) Return() {
 	beat(t.site)
 	t.returned = true
+	// A task that holds much at its end: find its garbage now, so that a
+	// death is never late by more than one task (see acct.go).
+	if d := t.dn; d != nil && !d.detached {
+		switch cfg.census {
+		case censusStrand:
+			census(d, 0)
+		case censusBounded:
+			if d.bigLive >= max(cfg.minBudget, int64(float64(mem.water)*cfg.errBound)) {
+				census(d, 0)
+			}
+		}
+	}
 }
 
 // Finish is deferred by the child; it ends the task and passes the baton
@@ -269,7 +290,6 @@ func EndRoot(r *Root) {
 		reclaim(t)
 	}
 	dagRootEnd(t, r.site)
-	Flush()
 	if r.reentry {
 		goOut(t) // back to the Release window it ran in
 		return

@@ -68,10 +68,26 @@ type Root struct {
 	// when deaths were found.
 	Censuses    int64 `json:"censuses"`
 	CensusError int64 `json:"census_error_bytes"`
+	// CensusLag is how many bytes of small allocations by uninstrumented
+	// code were seen only at a census (runtime/metrics counts them when
+	// their span leaves the allocation cache) and charged to the strand
+	// running then rather than to the one that made them.
+	CensusLag int64 `json:"census_lag_bytes"`
 	// Lines is the per-line table, sorted by file and line.
 	Lines []Line `json:"lines"`
 	// Antichain describes the worst case for the largest p.
 	Antichain *Antichain `json:"antichain,omitempty"`
+	// Threshold is the threshold mode's answer (MHWM is empty then).
+	Threshold *ThresholdAnswer `json:"threshold,omitempty"`
+}
+
+// ThresholdAnswer is the threshold mode's answer for (M, P): AtLeastHalf
+// true guarantees MHWM_P ≥ M/2, false guarantees MHWM_P < M.
+type ThresholdAnswer struct {
+	M           int64 `json:"m"`
+	P           int   `json:"p"`
+	Value       int64 `json:"value"`
+	AtLeastHalf bool  `json:"at_least_half"`
 }
 
 // Point is one MHWM figure.

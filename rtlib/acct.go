@@ -1,0 +1,396 @@
+package rtlib
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"runtime/metrics"
+	"slices"
+	"unsafe"
+	"weak"
+
+	"github.com/spgo/spgo/rtlib/mhwm"
+)
+
+// Memory accounting (see ACCOUNTING.md beside this file for the study
+// behind it). Every byte is charged to the strand that allocated it,
+// through the rewriter's hooks (with size and site) or, for allocations
+// by uninstrumented code, through runtime/metrics read at every baton
+// switch. Deaths are found by censuses: runtime.GC(), then the weak
+// pointers of the tracked (large) objects and the live heap for the rest.
+// A death is charged to the earliest strand that follows both the
+// allocation and the census that found it: at once if the allocating
+// strand precedes the running one, else at the join that orders them.
+// Objects not tracked one by one (small ones, uninstrumented code's) are
+// pooled by (task, epoch, site); a census knows only how many of their
+// bytes died, and charges the deaths to the pools whose charge comes
+// latest first, which can only over-estimate.
+
+// slot finds a site's entry in the open block of a segment, or in the
+// pool, without a map: entries are valid while the stamp matches.
+type slot struct {
+	stamp uint32
+	idx   int32
+}
+
+// tracked is a large object followed one by one.
+type tracked struct {
+	wp    weak.Pointer[byte]
+	bytes int64
+	site  Site
+	dn    *dnode
+	ep    int64
+}
+
+// cand is a pool chunk a census may charge deaths to.
+type cand struct {
+	i     int
+	now   bool
+	s     *scope
+	depth int32
+}
+
+// chunk is the pooled (untracked) live bytes of one site allocated by
+// one task in one epoch.
+type chunk struct {
+	dn    *dnode
+	ep    int64
+	site  Site
+	bytes int64
+}
+
+// acct is the accounting state: the runtime's own, used by the baton
+// holder only.
+var mem struct {
+	on     bool // profiling: a root is open
+	holder *dnode
+	stamp  uint32
+	slots  []slot // by site: the open block of the holder's segment
+	pslots []slot // by site: the holder's pool chunk
+
+	// Uninstrumented allocations: runtime/metrics at each switch.
+	samples  [2]metrics.Sample
+	lastA    uint64 // cumulative heap bytes allocated at the last reading
+	hooked   int64  // hooked bytes (rounded) since that reading
+	own      int64  // rtlib's own heap bytes since that reading (estimate)
+	uninstr  int64  // total uninstrumented bytes charged
+	laggedAt int64  // census: uninstrumented bytes found only then
+
+	// Censuses.
+	since     int64 // bytes allocated since the last census
+	budget    int64 // census when since reaches it
+	live      int64 // program bytes live at the last census (estimate)
+	water     int64 // the most live bytes a census found
+	censuses  int64
+	maxSince  int64 // the most bytes allocated between two censuses
+	objs      []tracked
+	trackLive int64
+	pool      []chunk
+	cands     []cand // freePooled's, reused
+	poolLive  int64  // Σ pool
+	orphan    int64  // live bytes of no open root (ended roots, outside roots)
+	baseline  int64  // live bytes at the first census not otherwise known
+	based     bool
+	inCensus  bool
+}
+
+func init() {
+	mem.samples[0].Name = "/gc/heap/allocs:bytes"
+	mem.samples[1].Name = "/gc/heap/live:bytes"
+}
+
+// readAllocs returns the heap bytes allocated so far (runtime/metrics:
+// exact for large objects, small ones once their span leaves the cache).
+func readAllocs() uint64 {
+	metrics.Read(mem.samples[:1])
+	return mem.samples[0].Value.Uint64()
+}
+
+// holderDnode is the dnode allocation hooks charge.
+func holderDnode() *dnode {
+	if !mem.on {
+		return nil
+	}
+	return mem.holder
+}
+
+// allocp charges n bytes at site, the object at p (nil if not known).
+func allocp(site Site, n int64, p unsafe.Pointer) {
+	hb.Store(int32(site))
+	d := holderDnode()
+	if d == nil || d.detached {
+		if mem.on {
+			n = roundSize(n)
+			mem.hooked += n
+			mem.orphan += n
+		}
+		return
+	}
+	n = roundSize(n)
+	if mem.since+n >= mem.budget && cfg.census == censusBounded {
+		// Before charging the new object: deaths found now come first.
+		census(d, n)
+	}
+	d.lastSite = site
+	r := d.root
+	r.siteAlloc(site, n)
+	d.add(site, n)
+	mem.hooked += n
+	mem.since += n
+	if p != nil && n >= cfg.track && cfg.census != censusOff {
+		mem.objs = append(mem.objs, tracked{wp: weak.Make((*byte)(p)), bytes: n, site: site, dn: d, ep: d.epoch})
+		mem.own += 16
+		mem.trackLive += n
+		d.bigLive += n
+	} else {
+		d.pool(site, n)
+	}
+}
+
+// pool adds n untracked bytes at site to d's current chunk.
+func (d *dnode) pool(site Site, n int64) {
+	mem.poolLive += n
+	if d.poolEp == 0 {
+		mem.stamp++
+		d.poolEp = mem.stamp
+	}
+	if int(site) < len(mem.pslots) {
+		s := &mem.pslots[site]
+		if s.stamp == d.poolEp && int(s.idx) < len(mem.pool) {
+			c := &mem.pool[s.idx]
+			if c.dn == d && c.site == site && c.ep == d.epoch {
+				c.bytes += n
+				return
+			}
+		}
+		s.stamp, s.idx = d.poolEp, int32(len(mem.pool))
+	}
+	mem.pool = append(mem.pool, chunk{dn: d, ep: d.epoch, site: site, bytes: n})
+}
+
+// switchTo is called at every baton switch: the uninstrumented bytes
+// allocated since the last reading are charged to the task that ran.
+func switchTo(next *dnode) {
+	if !mem.on {
+		mem.holder = next
+		return
+	}
+	chargeUninstrumented(mem.holder)
+	mem.holder = next
+}
+
+// chargeUninstrumented reads runtime/metrics and charges what hooks did
+// not explain to d, at the last site d ran.
+func chargeUninstrumented(d *dnode) int64 {
+	a := readAllocs()
+	delta := int64(a-mem.lastA) - mem.hooked - mem.own
+	mem.lastA, mem.hooked, mem.own = a, 0, 0
+	if delta <= 0 {
+		return 0
+	}
+	if d == nil || d.detached {
+		mem.orphan += delta
+		return 0
+	}
+	d.root.siteAlloc(d.lastSite, delta)
+	d.add(d.lastSite, delta)
+	d.pool(d.lastSite, delta)
+	mem.uninstr += delta
+	mem.since += delta
+	return delta
+}
+
+// resetBudget applies the bounded-error rule after a census that found
+// live bytes L, with M the most any census found: at most M·(1+E) − L
+// more bytes before the next census (so no peak between two censuses is
+// above M·(1+E)), and never less than the minimum.
+func resetBudget() {
+	mem.since = 0
+	b := int64(float64(mem.water)*(1+cfg.errBound)) - mem.live
+	mem.budget = max(b, cfg.minBudget)
+}
+
+// census collects garbage and charges the deaths it finds; c is the
+// running task's dnode, and pending the bytes of an object being
+// allocated, live but not yet in the tables.
+func census(c *dnode, pending int64) {
+	if mem.inCensus || c == nil || c.detached {
+		return
+	}
+	mem.inCensus = true
+	defer func() { mem.inCensus = false }()
+	mem.censuses++
+	c.root.censuses++
+	mem.maxSince = max(mem.maxSince, mem.since)
+	c.root.maxSince = max(c.root.maxSince, mem.since)
+	runtime.GC()
+	mem.hooked += pending // allocated already, charged by the caller after
+	lag := chargeUninstrumented(c)
+	mem.hooked = -pending
+	c.root.lagged += lag
+	metrics.Read(mem.samples[:])
+	heapLive := int64(mem.samples[1].Value.Uint64())
+
+	// Tracked objects: each death where it belongs.
+	keep := mem.objs[:0]
+	for _, o := range mem.objs {
+		if o.wp.Value() != nil {
+			keep = append(keep, o)
+			continue
+		}
+		mem.trackLive -= o.bytes
+		o.dn.bigLive -= o.bytes
+		free(c, o.dn, o.ep, o.site, o.bytes)
+	}
+	clear(mem.objs[len(keep):])
+	mem.objs = keep
+
+	// Pooled bytes: the live heap says how many died, not which. Bytes
+	// no open root owns (ended roots', code outside roots') are assumed
+	// to have died first; the heap as the first census found it, last.
+	untracked := heapLive - mem.trackLive - ownLive() - pending
+	if !mem.based {
+		mem.based = true
+		mem.baseline = max(0, untracked-mem.poolLive-mem.orphan)
+	}
+	dead := mem.poolLive + mem.orphan + mem.baseline - untracked
+	if dead < 0 {
+		mem.orphan -= dead // live bytes nobody explained: nobody's deaths either
+	} else {
+		n := min(dead, mem.orphan)
+		mem.orphan -= n
+		dead -= n
+		dead -= freePooled(c, dead)
+		mem.baseline -= min(dead, mem.baseline)
+	}
+	if debugCensus {
+		fmt.Fprintf(os.Stderr, "census %d: heap %d tracked %d pool %d orphan %d baseline %d untracked %d lag %d\n", mem.censuses, heapLive, mem.trackLive, mem.poolLive, mem.orphan, mem.baseline, untracked, lag)
+	}
+	mem.live = mem.trackLive + mem.poolLive + mem.orphan + mem.baseline
+	mem.water = max(mem.water, mem.live)
+	resetBudget()
+}
+
+// ownLive estimates rtlib's own live heap bytes that the live-heap figure
+// includes: the census tables.
+func ownLive() int64 {
+	return int64(cap(mem.objs))*int64(unsafe.Sizeof(tracked{})) +
+		int64(cap(mem.pool))*int64(unsafe.Sizeof(chunk{})) + 16*int64(len(mem.objs))
+}
+
+// where says where a death of bytes allocated by dn in epoch ep, found
+// while c runs, is charged: now (in c) if the allocation precedes c's
+// strand, else at the join of scope s.
+func where(c, dn *dnode, ep int64) (now bool, s *scope, depth int32) {
+	for dn.joined {
+		ep, dn = dn.joinEp, dn.parent
+	}
+	if dn.root != c.root {
+		return false, nil, -1 // another root's object: not this root's business
+	}
+	if dn == c {
+		return true, nil, 0
+	}
+	// Walk c up to dn's depth, remembering the branch.
+	x, bc := c, (*dnode)(nil)
+	for x.depth > dn.depth {
+		bc, x = x, x.parent
+	}
+	if x == dn {
+		if ep < bc.forkEp {
+			return true, nil, 0 // allocated before the branch toward c was forked
+		}
+		return false, bc.pscope, dn.depth
+	}
+	y, bq := dn, (*dnode)(nil)
+	for y.depth > x.depth {
+		bq, y = y, y.parent
+	}
+	for x != y {
+		bc, x = x, x.parent
+		bq, y = y, y.parent
+	}
+	_ = bc
+	return false, bq.pscope, x.depth
+}
+
+// free charges a death of n bytes at site allocated by dn in epoch ep.
+func free(c, dn *dnode, ep int64, site Site, n int64) {
+	now, s, _ := where(c, dn, ep)
+	switch {
+	case now:
+		c.add(site, -n)
+	case s != nil:
+		s.pending = append(s.pending, mhwm.SiteBytes{Site: mhwm.Site(site), Bytes: n})
+	}
+}
+
+// freePooled charges dead pooled bytes: to the chunks whose charge comes
+// latest first (joins of outer scopes, then inner ones, then now), so
+// that not knowing which objects died never makes a figure lower.
+func freePooled(c *dnode, dead int64) (freed int64) {
+	cands := mem.cands[:0]
+	for i, ch := range mem.pool {
+		if ch.bytes <= 0 {
+			continue
+		}
+		now, s, depth := where(c, ch.dn, ch.ep)
+		if !now && s == nil {
+			continue
+		}
+		cands = append(cands, cand{i, now, s, depth})
+	}
+	defer func() { clear(cands); mem.cands = cands[:0] }()
+	slices.SortStableFunc(cands, func(a, b cand) int {
+		if a.now != b.now {
+			if a.now {
+				return 1
+			}
+			return -1
+		}
+		return int(a.depth - b.depth)
+	})
+	for _, k := range cands {
+		if dead == 0 {
+			break
+		}
+		ch := &mem.pool[k.i]
+		n := min(dead, ch.bytes)
+		ch.bytes -= n
+		mem.poolLive -= n
+		dead -= n
+		freed += n
+		if k.now {
+			c.add(ch.site, -n)
+		} else {
+			k.s.pending = append(k.s.pending, mhwm.SiteBytes{Site: mhwm.Site(ch.site), Bytes: n})
+		}
+	}
+	keep := mem.pool[:0]
+	for _, ch := range mem.pool {
+		if ch.bytes > 0 {
+			keep = append(keep, ch)
+		}
+	}
+	clear(mem.pool[len(keep):])
+	mem.pool = keep // slots now point at other chunks: pool() checks the owner
+	return freed
+}
+
+// orphanRoot moves the pooled bytes of root r, which ended, to the
+// orphans.
+func orphanRoot(r *proot) {
+	keep := mem.pool[:0]
+	for _, ch := range mem.pool {
+		if ch.dn.root == r {
+			mem.orphan += ch.bytes
+			mem.poolLive -= ch.bytes
+			continue
+		}
+		keep = append(keep, ch)
+	}
+	clear(mem.pool[len(keep):])
+	mem.pool = keep
+}
+
+var debugCensus = os.Getenv("SPGO_DEBUG_CENSUS") != ""

@@ -1,0 +1,504 @@
+package rtlib
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/metrics"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/spgo/spgo/rtlib/mhwm"
+	"github.com/spgo/spgo/rtlib/profile"
+)
+
+// Census policies (SPGO_CENSUS).
+const (
+	censusBounded = iota // the bounded-error rule, and at the end of tasks that hold much
+	censusStrand         // at every strand boundary: exact per strand, slow
+	censusOff            // never: nothing dies before the end of its root
+)
+
+var censusNames = [...]string{censusBounded: "bounded", censusStrand: "strand", censusOff: "off"}
+
+// cfg is the run's configuration, from the environment.
+var cfg struct {
+	path      string  // SPGO_PROFILE
+	pmax      int     // SPGO_PMAX
+	threshold int64   // SPGO_THRESHOLD: threshold mode's M, 0 for exact
+	census    int     // SPGO_CENSUS
+	errBound  float64 // SPGO_CENSUS_ERROR: E of the bounded-error rule
+	minBudget int64   // SPGO_CENSUS_MIN: fewest bytes between censuses
+	track     int64   // SPGO_TRACK: objects this large are tracked one by one
+	problems  []string
+}
+
+// lagExact is how many bytes of small uninstrumented allocations may be
+// seen late (census_lag_bytes) before a root is marked inexact for it;
+// rtlib's own bookkeeping is most of them.
+const lagExact = 256 << 10
+
+// Defaults.
+const (
+	defaultPMax      = 64
+	defaultErrBound  = 0.1
+	defaultMinBudget = 64 << 10
+	defaultTrack     = 4 << 10
+)
+
+func init() { loadConfig() }
+
+// loadConfig reads the SPGO_* variables; a bad value is reported in the
+// profile's warnings and the default is used.
+func loadConfig() {
+	cfg.path = os.Getenv("SPGO_PROFILE")
+	if cfg.path == "" {
+		cfg.path = "spgo-profile.json"
+	}
+	cfg.pmax = int(envInt("SPGO_PMAX", defaultPMax, 1, mhwm.MaxP))
+	cfg.threshold = envInt("SPGO_THRESHOLD", 0, 0, mhwm.MaxBytes)
+	cfg.minBudget = envInt("SPGO_CENSUS_MIN", defaultMinBudget, 0, mhwm.MaxBytes)
+	cfg.track = envInt("SPGO_TRACK", defaultTrack, 16, mhwm.MaxBytes)
+	cfg.errBound = defaultErrBound
+	if v := os.Getenv("SPGO_CENSUS_ERROR"); v != "" {
+		e, err := strconv.ParseFloat(v, 64)
+		if err != nil || e < 0 || e > 100 {
+			cfg.problems = append(cfg.problems, fmt.Sprintf("SPGO_CENSUS_ERROR=%q: want a number from 0 to 100; using %g", v, defaultErrBound))
+		} else {
+			cfg.errBound = e
+		}
+	}
+	cfg.census = censusBounded
+	if v := os.Getenv("SPGO_CENSUS"); v != "" {
+		i := slices.Index(censusNames[:], v)
+		if i < 0 {
+			cfg.problems = append(cfg.problems, fmt.Sprintf("SPGO_CENSUS=%q: want bounded, strand or off; using bounded", v))
+		} else {
+			cfg.census = i
+		}
+	}
+	mem.budget = cfg.minBudget
+}
+
+func envInt(name string, def, lo, hi int64) int64 {
+	v := os.Getenv(name)
+	if v == "" {
+		return def
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < lo || n > hi {
+		cfg.problems = append(cfg.problems, fmt.Sprintf("%s=%q: want an integer from %d to %d; using %d", name, v, lo, hi, def))
+		return def
+	}
+	return n
+}
+
+// proot is one root's profile under way.
+type proot struct {
+	site     Site
+	name     string
+	eng      *mhwm.Engine
+	top      *dnode
+	front    *dnode // the dnode whose events the engine takes next
+	engErr   error
+	commSeen bool
+
+	reasons  []string
+	seen     map[string]bool
+	allocB   []int64 // by site
+	allocN   []int64
+	groups   map[any]*dnode // a group's spawner
+	limits   map[any]int    // errgroup limits
+	censuses int64
+	maxSince int64
+	lagged   int64
+
+	done    bool
+	partial bool
+	res     *mhwm.Result
+	out     *profile.Root
+}
+
+// prof holds the roots of the run, in the order they began.
+var prof struct {
+	mu      sync.Mutex // Flush may come from any goroutine
+	roots   []*proot
+	start   time.Time
+	written bool
+}
+
+func (r *proot) reason(s string) {
+	if r.seen[s] || len(r.reasons) >= 20 {
+		return
+	}
+	r.seen[s] = true
+	r.reasons = append(r.reasons, s)
+}
+
+func (r *proot) reasonAt(site Site, s string) {
+	r.reason(sitePos(site) + ": " + s)
+}
+
+// sitePos is "file:line" of site.
+func sitePos(site Site) string {
+	if rec, ok := Lookup(site); ok {
+		return fmt.Sprintf("%s:%d", rec.File, rec.Line)
+	}
+	return "?"
+}
+
+func (r *proot) siteAlloc(site Site, n int64) {
+	if int(site) >= len(r.allocB) {
+		k := max(int(site)+1, len(sites.all))
+		r.allocB = slices.Grow(r.allocB, k-len(r.allocB))[:k]
+		r.allocN = slices.Grow(r.allocN, k-len(r.allocN))[:k]
+	}
+	r.allocB[site] += n
+	r.allocN[site]++
+}
+
+// member records that spawner's goroutines join group g.
+func (r *proot) member(g any, spawner *dnode) {
+	if _, ok := r.groups[g]; !ok {
+		r.groups[g] = spawner
+	}
+}
+
+// hasForeignMembers reports whether group g has goroutines that another
+// task than d spawned.
+func (r *proot) hasForeignMembers(d *dnode, g any) bool {
+	s, ok := r.groups[g]
+	return ok && s != d
+}
+
+// delayReason says why the join of s's block waits.
+func (r *proot) delayReason(s *scope) string {
+	for _, k := range s.kids {
+		switch {
+		case k.group == nil:
+			return fmt.Sprintf("the goroutine spawned at %s is in no group waited for here; this Wait's join is delayed until it is joined (at the latest the end of the root)", sitePos(k.site))
+		case k.live > 0:
+			return fmt.Sprintf("the goroutine spawned at %s (or one it spawned) was still running when the Wait returned; the join is delayed", sitePos(k.site))
+		case k.escapes:
+			return fmt.Sprintf("the goroutine spawned at %s left goroutines running when it ended; the join is delayed", sitePos(k.site))
+		}
+	}
+	return "the Wait joins only some of the goroutines outstanding here (another group); the join is delayed until all are joined"
+}
+
+// beginRoot opens the profile of a root run by task t.
+func beginRoot(t *Task, site Site) {
+	cfgSites()
+	mc := mhwm.Config{P: cfg.pmax, Threshold: cfg.threshold, Attribution: cfg.threshold == 0}
+	eng, err := mhwm.New(mc)
+	if err != nil {
+		panic(err) // cfg ranges make this impossible
+	}
+	r := &proot{site: site, eng: eng, seen: map[string]bool{}, groups: map[any]*dnode{}, limits: map[any]int{}}
+	if rec, ok := Lookup(site); ok {
+		r.name = rec.Func
+	} else {
+		r.name = fmt.Sprintf("root@%d", site)
+	}
+	d := newDnode(r, nil, site)
+	d.direct = true
+	r.top, r.front = d, d
+	prof.mu.Lock()
+	if prof.start.IsZero() {
+		prof.start = time.Now()
+	}
+	prof.roots = append(prof.roots, r)
+	prof.mu.Unlock()
+	t.dstack = append(t.dstack, t.dn)
+	t.dn = d
+	if !mem.on {
+		// The first root: collect once, so that what the program did
+		// before (package initialisation) is the baseline, flushed out
+		// of the allocation caches and not charged to the root.
+		runtime.GC()
+		metrics.Read(mem.samples[:])
+		mem.on = true
+		mem.lastA = mem.samples[0].Value.Uint64()
+		mem.hooked, mem.own = 0, 0
+		mem.baseline = max(0, int64(mem.samples[1].Value.Uint64())-ownLive())
+		mem.based = true
+		mem.holder = d
+		return
+	}
+	chargeUninstrumented(mem.holder)
+	mem.holder = d
+	if cfg.census != censusOff {
+		census(d, 0) // a clean start: garbage of earlier roots is not this one's
+	}
+}
+
+// cfgSites sizes the slot tables to the registered sites.
+func cfgSites() {
+	sites.mu.Lock()
+	n := len(sites.all)
+	sites.mu.Unlock()
+	if n > len(mem.slots) {
+		mem.slots = append(mem.slots, make([]slot, n-len(mem.slots))...)
+		mem.pslots = append(mem.pslots, make([]slot, n-len(mem.pslots))...)
+	}
+}
+
+// endRoot closes the profile of the root task t runs: tasks still
+// running are ended here (their figures up to now count), every
+// goroutine never joined is joined, and the engine answers.
+func endRoot(t *Task, partial bool) {
+	d := t.dn
+	if d == nil || d.parent != nil || d.root.done {
+		return
+	}
+	r := d.root
+	if cfg.census != censusOff {
+		census(d, 0)
+	} else {
+		chargeUninstrumented(d)
+	}
+	finishRoot(r, partial)
+	if n := len(t.dstack); n > 0 {
+		t.dn, t.dstack = t.dstack[n-1], t.dstack[:n-1]
+	} else {
+		t.dn = nil
+	}
+	mem.holder = t.dn
+}
+
+// finishRoot ends root r's DAG and computes its result.
+func finishRoot(r *proot, partial bool) {
+	if r.done {
+		return
+	}
+	r.done, r.partial = true, partial
+	d := r.top
+	// Tasks that have not ended: their events so far count, then they
+	// end (detached: what they do later is not this root's).
+	for f := r.front; f != nil && f != d; f = r.front {
+		r.reason(fmt.Sprintf("the goroutine spawned at %s was still running (blocked) when the root ended; its memory up to then is counted", sitePos(f.site)))
+		f.ret()
+		f.detached = true
+		if r.front == f {
+			break // cannot happen: ret feeds f's Return
+		}
+	}
+	// Everything else is joined at the end of the root.
+	for i := len(d.scopes) - 1; i >= 0; i-- {
+		s := d.scopes[i]
+		if len(s.kids) > 0 {
+			d.emit(item{kind: itSync})
+			d.joinKids(s)
+		}
+		if i > 0 {
+			d.emit(item{kind: itCallReturn})
+		}
+	}
+	d.scopes = d.scopes[:1]
+	r.feedSeg(d.seg)
+	d.seg = d.seg[:0]
+	res, err := r.eng.Exit()
+	r.check(err)
+	r.res = res
+	orphanRoot(r)
+	d.detached = true
+}
+
+// build returns the profile's entry for r.
+func (r *proot) build() profile.Root {
+	out := profile.Root{Name: r.name, Exact: true, Censuses: r.censuses, CensusError: r.maxSince}
+	res := r.res
+	if res == nil {
+		out.Exact = false
+		out.Reasons = []string{"the root had not ended when the profile was written"}
+		return out
+	}
+	out.Reasons = append(out.Reasons, r.reasons...)
+	out.Reasons = append(out.Reasons, res.Inexact...)
+	if r.partial {
+		out.Reasons = append(out.Reasons, "the run ended early (panic, os.Exit or log.Fatal): figures cover what ran")
+	}
+	out.CensusLag = r.lagged
+	if res.MHWM != nil && r.lagged*100 > res.MHWM[res.PMax] && r.lagged > lagExact {
+		out.Reasons = append(out.Reasons, fmt.Sprintf("%d bytes of small allocations by uninstrumented code (over 1%% of the figures and %d KiB) were seen only at a census and charged to the strand running then, possibly after the strand that made them", r.lagged, lagExact>>10))
+	}
+	out.Exact = len(out.Reasons) == 0
+	out.SerialPeak = res.SerialPeak
+	out.Work, out.Span = res.Strands, res.Span
+	out.Strands, out.Spawns = res.Strands, res.Spawns
+	if res.MHWM != nil {
+		for q := 1; q <= res.PMax; q++ {
+			out.MHWM = append(out.MHWM, profile.Point{P: q, Bytes: res.MHWM[q]})
+		}
+	}
+	if res.Threshold != nil {
+		out.Threshold = &profile.ThresholdAnswer{M: res.Threshold.M, P: res.Threshold.P, Value: res.Threshold.Value, AtLeastHalf: res.Threshold.AtLeastHalf}
+	}
+	out.Lines = r.lines(res)
+	return out
+}
+
+// attributedQs are the processor counts the per-line table gives: powers
+// of two up to pmax, and pmax.
+func attributedQs(pmax int) []int {
+	var qs []int
+	for q := 1; q < pmax; q *= 2 {
+		qs = append(qs, q)
+	}
+	return append(qs, pmax)
+}
+
+type lineKey struct {
+	file string
+	line int
+	fn   string
+}
+
+// lines builds the per-line table: allocation totals by site, and each
+// site's share of MHWM_q for the attributed q.
+func (r *proot) lines(res *mhwm.Result) []profile.Line {
+	rows := map[lineKey]*profile.Line{}
+	row := func(site Site) *profile.Line {
+		rec, ok := Lookup(site)
+		k := lineKey{"(unknown)", 0, "(unknown)"}
+		if ok {
+			k = lineKey{rec.File, int(rec.Line), rec.Func}
+		}
+		l := rows[k]
+		if l == nil {
+			l = &profile.Line{File: k.file, Line: k.line, Func: k.fn, MHWMBytes: map[string]int64{}}
+			rows[k] = l
+		}
+		return l
+	}
+	for s, n := range r.allocB {
+		if n != 0 || r.allocN[s] != 0 {
+			l := row(Site(s))
+			l.AllocBytes += n
+			l.Allocs += r.allocN[s]
+		}
+	}
+	if res.MHWM != nil {
+		for _, q := range attributedQs(res.PMax) {
+			a, err := res.Attribute(q)
+			if err != nil {
+				r.reason("per-line attribution failed: " + err.Error())
+				break
+			}
+			key := strconv.Itoa(q)
+			for _, sh := range a.Sites {
+				if t := sh.Total(); t != 0 {
+					row(Site(sh.Site)).MHWMBytes[key] += t
+				}
+			}
+		}
+	}
+	out := make([]profile.Line, 0, len(rows))
+	for _, l := range rows {
+		out = append(out, *l)
+	}
+	slices.SortFunc(out, func(a, b profile.Line) int {
+		if c := strings.Compare(a.File, b.File); c != 0 {
+			return c
+		}
+		if a.Line != b.Line {
+			return a.Line - b.Line
+		}
+		return strings.Compare(a.Func, b.Func)
+	})
+	return out
+}
+
+// antichain summarises the worst case for the largest q.
+func antichain(res *mhwm.Result) *profile.Antichain {
+	if res == nil || res.MHWM == nil {
+		return nil
+	}
+	a, err := res.Attribute(res.PMax)
+	if err != nil {
+		return nil
+	}
+	ac := &profile.Antichain{P: res.PMax, Bytes: a.MHWM}
+	for _, s := range a.Sites {
+		ac.Running += s.Running
+		ac.Completed += s.Completed
+		ac.Suspended += s.Suspended
+	}
+	return ac
+}
+
+// writeProfile writes the profile of every root so far to cfg.path;
+// final says the program is ending, and roots still open are closed
+// first (partial).
+func writeProfile(final bool) error {
+	prof.mu.Lock()
+	defer prof.mu.Unlock()
+	if final {
+		for _, r := range prof.roots {
+			if !r.done {
+				finishRoot(r, true)
+			}
+		}
+	}
+	p := &profile.Profile{
+		Schema:    profile.Schema,
+		Program:   filepath.Base(os.Args[0]),
+		Args:      os.Args[1:],
+		PMax:      cfg.pmax,
+		Threshold: cfg.threshold,
+		Census:    profile.Census{Policy: "hooks+gc-census:" + censusNames[cfg.census], ErrorBound: cfg.errBound},
+	}
+	for _, r := range prof.roots {
+		if r.out == nil && r.done {
+			b := r.build()
+			b.Antichain = antichain(r.res)
+			r.out = &b
+		}
+		p.Partial = p.Partial || r.partial || !r.done
+		if r.out != nil {
+			p.Roots = append(p.Roots, *r.out)
+		} else {
+			p.Roots = append(p.Roots, r.build())
+		}
+	}
+	for _, s := range cfg.problems {
+		p.Warnings = append(p.Warnings, profile.Warning{Message: s})
+	}
+	p.Wall = &profile.Wall{Start: prof.start.UTC().Format(time.RFC3339), Seconds: time.Since(prof.start).Seconds()}
+	if err := profile.WriteFile(cfg.path, p); err != nil {
+		return err
+	}
+	prof.written = true
+	return nil
+}
+
+// writeAtRootEnd writes the profile when a root ends: the last root of
+// a test binary has no other moment.
+func writeAtRootEnd() {
+	if cfg.path == "off" {
+		return
+	}
+	if err := writeProfile(false); err != nil {
+		fmt.Fprintf(os.Stderr, "spgo: %v\n", err)
+	}
+}
+
+// flushFinal writes the profile before the process ends abnormally.
+func flushFinal() {
+	if cfg.path == "off" {
+		return
+	}
+	prof.mu.Lock()
+	n := len(prof.roots)
+	prof.mu.Unlock()
+	if n == 0 {
+		return
+	}
+	if err := writeProfile(true); err != nil {
+		fmt.Fprintf(os.Stderr, "spgo: %v\n", err)
+	}
+}
