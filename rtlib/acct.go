@@ -86,10 +86,12 @@ var mem struct {
 	objs      []tracked
 	trackLive int64
 	pool      []chunk
-	cands     []cand // freePooled's, reused
-	poolLive  int64  // Σ pool
-	orphan    int64  // live bytes of no open root (ended roots, outside roots)
-	baseline  int64  // live bytes at the first census not otherwise known
+	cands     []cand   // freePooled's, reused
+	ran       []*dnode // tasks that ran program code since the last census
+	interval  uint32   // census intervals so far
+	poolLive  int64    // Σ pool
+	orphan    int64    // live bytes of no open root (ended roots, outside roots)
+	baseline  int64    // live bytes at the first census not otherwise known
 	based     bool
 	inCensus  bool
 }
@@ -127,7 +129,7 @@ func allocp(site Site, n int64, p unsafe.Pointer) {
 		return
 	}
 	n = roundSize(n)
-	if mem.since+n >= mem.budget && cfg.census == censusBounded {
+	if mem.since+n >= mem.budget && cfg.census != censusOff {
 		// Before charging the new object: deaths found now come first.
 		census(d, n)
 	}
@@ -177,6 +179,7 @@ func switchTo(next *dnode) {
 	}
 	chargeUninstrumented(mem.holder)
 	mem.holder = next
+	noteRan(next)
 }
 
 // chargeUninstrumented reads runtime/metrics and charges what hooks did
@@ -224,6 +227,10 @@ func census(c *dnode, pending int64) {
 	mem.maxSince = max(mem.maxSince, mem.since)
 	c.root.maxSince = max(c.root.maxSince, mem.since)
 	runtime.GC()
+	b := barrier(c)
+	mem.ran = mem.ran[:0]
+	mem.interval++
+	noteRan(c)
 	mem.hooked += pending // allocated already, charged by the caller after
 	lag := chargeUninstrumented(c)
 	mem.hooked = -pending
@@ -240,7 +247,7 @@ func census(c *dnode, pending int64) {
 		}
 		mem.trackLive -= o.bytes
 		o.dn.bigLive -= o.bytes
-		free(c, o.dn, o.ep, o.site, o.bytes)
+		free(c, o.dn, o.ep, o.site, o.bytes, b)
 	}
 	clear(mem.objs[len(keep):])
 	mem.objs = keep
@@ -260,7 +267,7 @@ func census(c *dnode, pending int64) {
 		n := min(dead, mem.orphan)
 		mem.orphan -= n
 		dead -= n
-		dead -= freePooled(c, dead)
+		dead -= freePooled(c, dead, b)
 		mem.baseline -= min(dead, mem.baseline)
 	}
 	if debugCensus {
@@ -314,9 +321,62 @@ func where(c, dn *dnode, ep int64) (now bool, s *scope, depth int32) {
 	return false, bq.pscope, x.depth
 }
 
+// charge is where a death is charged: now, or at the join of scope s of
+// a task at depth depth.
+type charge struct {
+	now   bool
+	s     *scope
+	depth int32
+}
+
+// later returns the later of two charge points on the running task's
+// ancestor chain: now comes first, then joins from the innermost out.
+func later(a, b charge) (bool, *scope, int32) {
+	switch {
+	case b.now || b.s == nil:
+	case a.now || b.depth < a.depth || b.depth == a.depth && b.s.level < a.s.level:
+		a = b
+	}
+	return a.now, a.s, a.depth
+}
+
+// noteRan records that d runs (program code, in its current strand) in
+// this census interval.
+func noteRan(d *dnode) {
+	if d == nil || d.detached {
+		return
+	}
+	if d.ranIn != mem.interval || len(mem.ran) == 0 {
+		d.ranIn = mem.interval
+		mem.ran = append(mem.ran, d)
+	}
+	d.ranEp = d.epoch
+}
+
+// barrier is the earliest charge point that follows every strand that
+// ran since the last census: whichever of them dropped an object's last
+// reference, its death can be charged there soundly. Censuses at the end
+// of the tasks that hold much keep the interval inside one task, where
+// the barrier is "now".
+func barrier(c *dnode) charge {
+	b := charge{now: true}
+	for _, r := range mem.ran {
+		if r.detached || r.root != c.root || r.ranIn != mem.interval {
+			continue // gone quiet (ended) since
+		}
+		now, s, depth := where(c, r, r.ranEp)
+		b.now, b.s, b.depth = later(b, charge{now, s, depth})
+	}
+	return b
+}
+
 // free charges a death of n bytes at site allocated by dn in epoch ep.
-func free(c, dn *dnode, ep int64, site Site, n int64) {
-	now, s, _ := where(c, dn, ep)
+func free(c, dn *dnode, ep int64, site Site, n int64, b charge) {
+	now, s, depth := where(c, dn, ep)
+	if !now && s == nil {
+		return // another root's
+	}
+	now, s, _ = later(charge{now, s, depth}, b)
 	switch {
 	case now:
 		c.add(site, -n)
@@ -328,7 +388,7 @@ func free(c, dn *dnode, ep int64, site Site, n int64) {
 // freePooled charges dead pooled bytes: to the chunks whose charge comes
 // latest first (joins of outer scopes, then inner ones, then now), so
 // that not knowing which objects died never makes a figure lower.
-func freePooled(c *dnode, dead int64) (freed int64) {
+func freePooled(c *dnode, dead int64, b charge) (freed int64) {
 	cands := mem.cands[:0]
 	for i, ch := range mem.pool {
 		if ch.bytes <= 0 {
@@ -338,6 +398,7 @@ func freePooled(c *dnode, dead int64) (freed int64) {
 		if !now && s == nil {
 			continue
 		}
+		now, s, depth = later(charge{now, s, depth}, b)
 		cands = append(cands, cand{i, now, s, depth})
 	}
 	defer func() { clear(cands); mem.cands = cands[:0] }()
@@ -348,7 +409,13 @@ func freePooled(c *dnode, dead int64) (freed int64) {
 			}
 			return -1
 		}
-		return int(a.depth - b.depth)
+		if a.now {
+			return 0
+		}
+		if a.depth != b.depth {
+			return int(a.depth - b.depth)
+		}
+		return int(a.s.level - b.s.level)
 	})
 	for _, k := range cands {
 		if dead == 0 {

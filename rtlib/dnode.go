@@ -48,6 +48,7 @@ type item struct {
 // called function's that spawns (Enter).
 type scope struct {
 	site    Site
+	level   int32            // its index in the task's scopes
 	kids    []*dnode         // spawned in the open block, not yet joined
 	escaped bool             // its function returned with kids outstanding
 	pending []mhwm.SiteBytes // frees deferred to the block's join
@@ -89,8 +90,10 @@ type dnode struct {
 	segStamp uint32 // block stamp for slot lookups
 	segSign  int8
 
-	lastSite Site  // the last instrumented site it ran (attribution of uninstrumented bytes)
-	bigLive  int64 // bytes of its tracked objects not found dead
+	lastSite Site   // the last instrumented site it ran (attribution of uninstrumented bytes)
+	ranIn    uint32 // the census interval it last ran program code in
+	ranEp    int64  // its epoch then (the latest strand that ran)
+	bigLive  int64  // bytes of its tracked objects not found dead
 	poolEp   uint32
 }
 
@@ -404,7 +407,7 @@ func (d *dnode) enter(site Site) {
 	if d.detached {
 		return
 	}
-	d.scopes = append(d.scopes, &scope{site: site})
+	d.scopes = append(d.scopes, &scope{site: site, level: int32(len(d.scopes))})
 	d.emit(item{kind: itCall})
 }
 

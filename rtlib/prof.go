@@ -227,10 +227,12 @@ func beginRoot(t *Task, site Site) {
 		mem.baseline = max(0, int64(mem.samples[1].Value.Uint64())-ownLive())
 		mem.based = true
 		mem.holder = d
+		noteRan(d)
 		return
 	}
 	chargeUninstrumented(mem.holder)
 	mem.holder = d
+	noteRan(d)
 	if cfg.census != censusOff {
 		census(d, 0) // a clean start: garbage of earlier roots is not this one's
 	}

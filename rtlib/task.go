@@ -99,6 +99,9 @@ func (t *Task) Start() {
 func (t *Task) Return() {
 	beat(t.site)
 	t.returned = true
+	if d := t.dn; d != nil && mem.holder == d && d.ranIn == mem.interval {
+		defer func() { d.ranIn = mem.interval - 1 }() // no program code after this
+	}
 	// A task that holds much at its end: find its garbage now, so that a
 	// death is never late by more than one task (see acct.go).
 	if d := t.dn; d != nil && !d.detached {
