@@ -289,11 +289,13 @@ func ownLive() int64 {
 // while c runs, is charged: now (in c) if the allocation precedes c's
 // strand, else at the join of scope s.
 func where(c, dn *dnode, ep int64) (now bool, s *scope, depth int32) {
-	for dn.joined {
-		ep, dn = dn.joinEp, dn.parent
-	}
 	if dn.root != c.root {
 		return false, nil, -1 // another root's object: not this root's business
+	}
+	// A joined task's objects are its parent's from the join on, unless
+	// the task is the running one or one of its ancestors.
+	for dn.joined && !ancestorOrSelf(dn, c) {
+		ep, dn = dn.joinEp, dn.parent
 	}
 	if dn == c {
 		return true, nil, 0
@@ -317,8 +319,24 @@ func where(c, dn *dnode, ep int64) (now bool, s *scope, depth int32) {
 		bc, x = x, x.parent
 		bq, y = y, y.parent
 	}
-	_ = bc
-	return false, bq.pscope, x.depth
+	if bc == nil {
+		return false, bq.pscope, x.depth // c is an ancestor of dn
+	}
+	// Both branches leave the common ancestor x: the join of the outer of
+	// their scopes follows both.
+	s = bq.pscope
+	if bc.pscope.level < s.level {
+		s = bc.pscope
+	}
+	return false, s, x.depth
+}
+
+// ancestorOrSelf reports whether a is d or one of d's ancestors.
+func ancestorOrSelf(a, d *dnode) bool {
+	for d != nil && d.depth > a.depth {
+		d = d.parent
+	}
+	return d == a
 }
 
 // charge is where a death is charged: now, or at the join of scope s of

@@ -3,6 +3,7 @@ package rtlib
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -18,7 +19,10 @@ import (
 // order). The rule checked is DESIGN.md's: a free is charged now only if
 // the allocating strand precedes (or is) the running one, and else at
 // the earliest strand that follows both, which in an SP DAG is the join
-// of a scope of the lowest common ancestor task.
+// of a scope of the lowest common ancestor task. TestWhereBarrierRandom
+// checks the same for what free() combines (where() and barrier()), and
+// TestWhereEscapedTask a task that outlived its spawner (outside the
+// model: ret() marks it joined while it runs).
 
 // spModel is a root's dnode tree driven by hand, with its strand DAG.
 type spModel struct {
@@ -121,7 +125,7 @@ func (m *spModel) alloc(d *dnode) spAlloc {
 // enter: d calls a function that spawns (a new scope).
 func (m *spModel) enter(d *dnode) {
 	m.mustRun(d)
-	s := &scope{}
+	s := &scope{level: int32(len(d.scopes))} // as (*dnode).enter
 	d.scopes = append(d.scopes, s)
 	m.owner[s] = d
 	m.logf("%s enters scope %d", m.name[d], len(d.scopes)-1)
@@ -228,34 +232,40 @@ func (m *spModel) covered(L *dnode, i, x int) bool {
 }
 
 // check compares where(c, a.dn, a.ep) with the oracle; "" if it agrees.
-// The kinds of disagreement: "unsound" (charged now in a strand parallel
-// to the allocation, or deferred to a join that does not follow both),
-// "imprecise" (deferred though in series, or not to the earliest join).
+// The kinds of disagreement:
+//   - "now-parallel": charged now in a strand parallel to the allocation
+//     (unsound);
+//   - "deferred-series": deferred (or dropped) though the allocation
+//     precedes the running strand (imprecise);
+//   - "scope": parallel, but deferred to a scope that is not the LCA's
+//     open scope whose join is the earliest strand following both
+//     (unsound if that join does not follow both, imprecise if a later
+//     join, dropped if no open scope).
 func (m *spModel) check(c *dnode, a spAlloc) (kind, msg string) {
 	now, s, depth := where(c, a.dn, a.ep)
 	if a.dn.root != c.root {
 		if now || s != nil || depth != -1 {
-			return "unsound", fmt.Sprintf("another root's object: where = (%v, %p, %d), want (false, nil, -1)", now, s, depth)
+			return "scope", fmt.Sprintf("another root's object: where = (%v, %p, %d), want (false, nil, -1)", now, s, depth)
 		}
 		return "", ""
 	}
 	series := m.precedes(a.strand, m.cur[c])
 	switch {
 	case now && !series:
-		return "unsound", "charged now, but the allocation is parallel to the running strand"
+		return "now-parallel", "charged now, but the allocation is parallel to the running strand"
 	case now:
 		return "", ""
 	case series:
-		return "imprecise", fmt.Sprintf("deferred (scope of %s, depth %d), but the allocation precedes the running strand", m.name[m.owner[s]], depth)
+		return "deferred-series", fmt.Sprintf("deferred (scope of %s, depth %d), but the allocation precedes the running strand", m.name[m.owner[s]], depth)
 	case s == nil:
-		return "imprecise", "same root, parallel, but no scope: the free is dropped"
+		return "scope", "same root, parallel, but no scope: the free is dropped"
 	}
 	L := m.lca(a.dn, c)
 	if m.owner[s] != L {
-		return "unsound", fmt.Sprintf("deferred to a scope of %s, want one of the LCA %s", m.name[m.owner[s]], m.name[L])
+		return "scope", fmt.Sprintf("deferred to a scope of %s, want one of the LCA %s", m.name[m.owner[s]], m.name[L])
 	}
 	if depth != L.depth {
-		return "imprecise", fmt.Sprintf("depth %d, want the LCA's %d", depth, L.depth)
+		return "scope", fmt.Sprintf("depth %d, want the LCA's %d", depth, L.depth)
 	}
 	i := -1
 	for j, t := range L.scopes {
@@ -264,14 +274,14 @@ func (m *spModel) check(c *dnode, a spAlloc) (kind, msg string) {
 		}
 	}
 	if i < 0 {
-		return "imprecise", fmt.Sprintf("deferred to a scope of %s that is closed: the free is dropped", m.name[L])
+		return "scope", fmt.Sprintf("deferred to a scope of %s that is closed: the free is dropped", m.name[L])
 	}
 	if !m.covered(L, i, a.strand) || !m.covered(L, i, m.cur[c]) {
-		return "unsound", fmt.Sprintf("deferred to the join of %s's scope %d, which does not follow both the allocation (covered %v) and the running strand (covered %v)",
+		return "scope", fmt.Sprintf("unsound: deferred to the join of %s's scope %d, which does not follow both the allocation (covered %v) and the running strand (covered %v)",
 			m.name[L], i, m.covered(L, i, a.strand), m.covered(L, i, m.cur[c]))
 	}
 	if i+1 < len(L.scopes) && m.covered(L, i+1, a.strand) && m.covered(L, i+1, m.cur[c]) {
-		return "imprecise", fmt.Sprintf("deferred to the join of %s's scope %d, but scope %d's (earlier) follows both", m.name[L], i, i+1)
+		return "scope", fmt.Sprintf("imprecise: deferred to the join of %s's scope %d, but scope %d's (earlier) follows both", m.name[L], i, i+1)
 	}
 	return "", ""
 }
@@ -525,19 +535,15 @@ func TestWhereSeriesParallel(t *testing.T) {
 	}
 }
 
-// TestWhereRandom checks where() against the oracle on random DAGs:
-// never now for a parallel pair, always now for a series pair, and a
-// deferred free at the earliest join that follows both.
-func TestWhereRandom(t *testing.T) {
+// randomDAGs builds trees random DAGs of up to 12 tasks (spawns,
+// allocations, nested scopes, joins of every kid of a scope, task ends)
+// and calls census after each step.
+func randomDAGs(seed uint64, trees int, census func(tree int, m *spModel)) {
 	const (
-		trees    = 400
 		maxTasks = 12
 		maxOps   = 48
 	)
-	rng := rand.New(rand.NewPCG(0x5eed, 42))
-	counts := map[string]int{}
-	first := map[string]string{}
-	checks := 0
+	rng := rand.New(rand.NewPCG(seed, 42))
 	for tree := 0; tree < trees; tree++ {
 		m := newSPModel("r")
 		for op := 0; op < maxOps; op++ {
@@ -567,32 +573,187 @@ func TestWhereRandom(t *testing.T) {
 					m.finish(d)
 				}
 			}
-			// A census in every running task, of everything allocated so far.
-			for _, c := range m.tasks {
-				if m.fin[c] {
-					continue
+			census(tree, m)
+		}
+	}
+}
+
+// spFailures keeps, per kind, a count and the example with the shortest
+// history.
+type spFailures struct {
+	count map[string]int
+	first map[string]string
+	size  map[string]int
+}
+
+func (f *spFailures) add(kind string, m *spModel, what string) {
+	if f.count == nil {
+		f.count, f.first, f.size = map[string]int{}, map[string]string{}, map[string]int{}
+	}
+	f.count[kind]++
+	if n, ok := f.size[kind]; !ok || len(m.log) < n {
+		f.size[kind] = len(m.log)
+		f.first[kind] = what + "\n  " + strings.Join(m.log, "\n  ")
+	}
+}
+
+func (f *spFailures) report(t *testing.T) {
+	for _, kind := range []string{"now-parallel", "deferred-series", "scope"} {
+		if f.count[kind] > 0 {
+			t.Errorf("%d %s answers; the shortest:\n%s", f.count[kind], kind, f.first[kind])
+		}
+	}
+}
+
+// TestWhereRandom checks where() against the oracle on random DAGs:
+// never now for a parallel pair (soundness), always now for a series
+// pair (precision), and a deferred free at the earliest join that
+// follows both.
+func TestWhereRandom(t *testing.T) {
+	var fails spFailures
+	checks, series := 0, 0
+	randomDAGs(0x5eed, 400, func(tree int, m *spModel) {
+		// A census in every running task, of everything allocated so far.
+		for _, c := range m.tasks {
+			if m.fin[c] {
+				continue
+			}
+			for _, a := range m.allocs {
+				checks++
+				if m.precedes(a.strand, m.cur[c]) {
+					series++
 				}
-				for _, a := range m.allocs {
-					checks++
-					kind, msg := m.check(c, a)
-					if kind == "" {
-						continue
-					}
-					counts[kind]++
-					if _, ok := first[kind]; !ok {
-						first[kind] = fmt.Sprintf("tree %d: census in %s of #%d: %s\n  %s",
-							tree, m.name[c], a.id, msg, strings.Join(m.log, "\n  "))
-					}
+				if kind, msg := m.check(c, a); kind != "" {
+					fails.add(kind, m, fmt.Sprintf("tree %d: census in %s of #%d: %s", tree, m.name[c], a.id, msg))
 				}
 			}
 		}
+	})
+	t.Logf("%d checks: %d series pairs, %d parallel", checks, series, checks-series)
+	if series == 0 || series == checks {
+		t.Errorf("vacuous: %d series pairs of %d", series, checks)
 	}
-	t.Logf("%d checks", checks)
-	for _, kind := range []string{"unsound", "imprecise"} {
-		if counts[kind] > 0 {
-			t.Errorf("%d %s answers; the first:\n%s", counts[kind], kind, first[kind])
+	fails.report(t)
+}
+
+// spPoint is a charge point: now, or the join of a task's scope.
+type spPoint struct {
+	task *dnode // nil: now
+	i    int    // the scope's index in task.scopes
+}
+
+// chain is the charge points that follow c's running strand, earliest
+// first: now, the joins of c's scopes from the top one down, then those
+// of its parent from the scope c was forked in down, and so on up.
+func (m *spModel) chain(c *dnode) []spPoint {
+	pts := []spPoint{{}}
+	from := len(c.scopes) - 1
+	for t := c; t != nil; t = t.parent {
+		for i := from; i >= 0; i-- {
+			pts = append(pts, spPoint{t, i})
+		}
+		if t.parent != nil {
+			from = slices.Index(t.parent.scopes, t.pscope)
 		}
 	}
+	return pts
+}
+
+// follows: charge point p on c's chain follows strand x.
+func (m *spModel) follows(c *dnode, p spPoint, x int) bool {
+	if p.task == nil {
+		return m.precedes(x, m.cur[c])
+	}
+	return m.covered(p.task, p.i, x)
+}
+
+// after is the charge points on c's chain that follow every strand of xs.
+func (m *spModel) after(c *dnode, xs []int) []spPoint {
+	var pts []spPoint
+	for _, p := range m.chain(c) {
+		ok := true
+		for _, x := range xs {
+			ok = ok && m.follows(c, p, x)
+		}
+		if ok {
+			pts = append(pts, p)
+		}
+	}
+	return pts
+}
+
+func (m *spModel) pointName(p spPoint) string {
+	if p.task == nil {
+		return "now"
+	}
+	return fmt.Sprintf("join of %s's scope %d", m.name[p.task], p.i)
+}
+
+// TestWhereBarrierRandom checks what free() charges a census's death to,
+// later(where(c, dn, ep), barrier(c)), on the random DAGs: the earliest
+// point that follows the allocation, the running strand and every strand
+// that ran since the last census (ACCOUNTING.md). The tasks that ran are
+// a random set of the running ones, at their current strands.
+func TestWhereBarrierRandom(t *testing.T) {
+	saved := mem.ran
+	defer func() { mem.ran = saved }()
+	rng := rand.New(rand.NewPCG(7, 7))
+	var fails spFailures
+	checks := 0
+	randomDAGs(0xba77, 300, func(tree int, m *spModel) {
+		for _, c := range m.tasks {
+			if m.fin[c] {
+				continue
+			}
+			mem.ran = mem.ran[:0:0]
+			var ran []string
+			follow := []int{m.cur[c]}
+			for _, r := range m.tasks {
+				if !m.fin[r] && (r == c || rng.IntN(3) == 0) {
+					r.ranIn, r.ranEp = mem.interval, r.epoch
+					mem.ran = append(mem.ran, r)
+					follow = append(follow, m.cur[r])
+					ran = append(ran, m.name[r])
+				}
+			}
+			b := barrier(c)
+			pts := m.after(c, follow)
+			for _, a := range m.allocs {
+				checks++
+				now, s, depth := where(c, a.dn, a.ep)
+				now, s, _ = later(charge{now, s, depth}, b)
+				got := spPoint{}
+				if !now {
+					if s == nil || m.owner[s] == nil {
+						fails.add("scope", m, fmt.Sprintf("tree %d: no charge point", tree))
+						continue
+					}
+					got = spPoint{m.owner[s], slices.Index(m.owner[s].scopes, s)}
+				}
+				want := pts[len(pts)-1] // the root's outermost join follows everything
+				for _, p := range pts {
+					if m.follows(c, p, a.strand) {
+						want = p
+						break
+					}
+				}
+				if got == want {
+					continue
+				}
+				kind := "scope"
+				switch {
+				case now:
+					kind = "now-parallel"
+				case want.task == nil:
+					kind = "deferred-series"
+				}
+				fails.add(kind, m, fmt.Sprintf("tree %d: census in %s of #%d, ran {%s}: charged at %s, want %s",
+					tree, m.name[c], a.id, strings.Join(ran, " "), m.pointName(got), m.pointName(want)))
+			}
+		}
+	})
+	t.Logf("%d checks", checks)
+	fails.report(t)
 }
 
 // TestWhereEscapedTask: a task whose spawner ended without joining it
