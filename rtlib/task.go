@@ -99,8 +99,16 @@ func (t *Task) Start() {
 func (t *Task) Return() {
 	beat(t.site)
 	t.returned = true
-	if d := t.dn; d != nil && mem.holder == d && d.ranIn == mem.interval {
-		defer func() { d.ranIn = mem.interval - 1 }() // no program code after this
+	if d := t.dn; d != nil && mem.holder == d {
+		// After a census here the task runs no more program code: it
+		// drops out of the new interval. Without one, it ran program
+		// code in this interval and stays in it.
+		before := mem.interval
+		defer func() {
+			if mem.interval != before {
+				d.ranIn = mem.interval - 1
+			}
+		}()
 	}
 	// A task that holds much at its end: find its garbage now, so that a
 	// death is never late by more than one task (see acct.go).
