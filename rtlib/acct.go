@@ -69,12 +69,10 @@ var mem struct {
 	pslots []slot // by site: the holder's pool chunk
 
 	// Uninstrumented allocations: runtime/metrics at each switch.
-	samples  [2]metrics.Sample
-	lastA    uint64 // cumulative heap bytes allocated at the last reading
-	hooked   int64  // hooked bytes (rounded) since that reading
-	own      int64  // rtlib's own heap bytes since that reading (estimate)
-	uninstr  int64  // total uninstrumented bytes charged
-	laggedAt int64  // census: uninstrumented bytes found only then
+	samples [2]metrics.Sample
+	lastA   uint64 // cumulative heap bytes allocated at the last reading
+	hooked  int64  // hooked bytes (rounded) since that reading
+	own     int64  // rtlib's own heap bytes since that reading (estimate)
 
 	// Censuses.
 	since     int64 // bytes allocated since the last census
@@ -198,7 +196,6 @@ func chargeUninstrumented(d *dnode) int64 {
 	d.root.siteAlloc(d.lastSite, delta)
 	d.add(d.lastSite, delta)
 	d.pool(d.lastSite, delta)
-	mem.uninstr += delta
 	mem.since += delta
 	return delta
 }
@@ -451,14 +448,8 @@ func freePooled(c *dnode, dead int64, b charge) (freed int64) {
 			k.s.pending = append(k.s.pending, mhwm.SiteBytes{Site: mhwm.Site(ch.site), Bytes: n})
 		}
 	}
-	keep := mem.pool[:0]
-	for _, ch := range mem.pool {
-		if ch.bytes > 0 {
-			keep = append(keep, ch)
-		}
-	}
-	clear(mem.pool[len(keep):])
-	mem.pool = keep // slots now point at other chunks: pool() checks the owner
+	// Slots now point at other chunks: pool() checks the owner.
+	mem.pool = slices.DeleteFunc(mem.pool, func(ch chunk) bool { return ch.bytes <= 0 })
 	return freed
 }
 

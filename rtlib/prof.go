@@ -289,18 +289,9 @@ func finishRoot(r *proot, partial bool) {
 			break // cannot happen: ret feeds f's Return
 		}
 	}
-	// Everything else is joined at the end of the root.
-	for i := len(d.scopes) - 1; i >= 0; i-- {
-		s := d.scopes[i]
-		if len(s.kids) > 0 {
-			d.emit(item{kind: itSync})
-			d.joinKids(s)
-		}
-		if i > 0 {
-			d.emit(item{kind: itCallReturn})
-		}
-	}
-	d.scopes = d.scopes[:1]
+	// Everything else is joined at the end of the root (ret emits no
+	// Return for a root).
+	d.ret()
 	r.feedSeg(d.seg)
 	d.seg = d.seg[:0]
 	res, err := r.eng.Exit()
