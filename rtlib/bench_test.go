@@ -14,16 +14,47 @@ var (
 	backS   = make([]int, 16)
 )
 
-// BenchmarkAllocHook is the cost of an allocation hook (the value is not
-// allocated by the benchmark).
+// BenchmarkAllocHook is the cost of two allocation hooks (the values are
+// not allocated by the benchmark: the hook is measured, not the
+// allocator). census=off is the hot path alone; census=bounded adds the
+// censuses the default policy runs, amortised: with nothing live the
+// budget is the 64 KiB minimum, so one runtime.GC per 64 KiB hooked.
 func BenchmarkAllocHook(b *testing.B) {
+	for _, pol := range []int{censusOff, censusBounded} {
+		b.Run("census="+censusNames[pol], func(b *testing.B) {
+			defer func(old int) { cfg.census = old }(cfg.census)
+			cfg.census = pol
+			b.ReportAllocs()
+			inRoot(func() {
+				for i := 0; i < b.N; i++ {
+					sinkP = New(sMake, &backing)
+					sinkS = Slice(sMake, backS)
+				}
+			})
+		})
+	}
+}
+
+// BenchmarkAllocPlain is the uninstrumented baseline of BenchmarkAllocHook:
+// the two allocations themselves, without hooks.
+func BenchmarkAllocPlain(b *testing.B) {
 	b.ReportAllocs()
-	inRoot(func() {
-		for i := 0; i < b.N; i++ {
-			sinkP = New(sMake, &backing)
-			sinkS = Slice(sMake, backS)
-		}
-	})
+	for i := 0; i < b.N; i++ {
+		sinkP = new([64]byte)
+		sinkS = make([]int, 16)
+	}
+}
+
+// BenchmarkForkJoinPlain is the uninstrumented baseline of
+// BenchmarkForkJoin: a go statement, Add, Done and Wait.
+func BenchmarkForkJoinPlain(b *testing.B) {
+	b.ReportAllocs()
+	var wg sync.WaitGroup
+	for i := 0; i < b.N; i++ {
+		wg.Add(1)
+		go func() { wg.Done() }()
+		wg.Wait()
+	}
 }
 
 // BenchmarkForkJoin is one go statement (Fork, go, Start, Return, Finish,
@@ -96,6 +127,23 @@ func BenchmarkSendRecvPingPong(b *testing.B) {
 		b.StopTimer()
 		Close(ping)
 	})
+}
+
+// BenchmarkSendRecvPingPongPlain is the uninstrumented baseline of
+// BenchmarkSendRecvPingPong (the Go scheduler hands off, on 2 cores).
+func BenchmarkSendRecvPingPongPlain(b *testing.B) {
+	ping, pong := make(chan int), make(chan int)
+	go func() {
+		for v := range ping {
+			pong <- v + 1
+		}
+	}()
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		ping <- i
+		<-pong
+	}
+	close(ping)
 }
 
 // BenchmarkBufferedSendRecv: operations on a buffered channel that never

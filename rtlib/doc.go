@@ -237,12 +237,43 @@
 // # The DAG
 //
 // dag.go lists the points where the series-parallel DAG changes (fork,
-// child start and return, joins, roots, strand switches, channel edges);
-// the profile is computed from them with package mhwm.
+// child start and return, joins, roots, strand switches, channel edges).
+// dnode.go turns them into the engine's events (package mhwm) in the
+// canonical child-first order: a task that is not yet next in that order
+// is buffered; a Wait becomes a sync only when every child outstanding in
+// the scope belongs to the waited group and has finished with its whole
+// subtree, otherwise the join is delayed (sound) and the reason recorded.
+// Channel communication, mutexes and Cond waits between tasks of a root
+// are not series-parallel: the root's figures are then marked inexact.
 //
 // # Allocations
 //
 // Allocation hooks take the freshly allocated value and return it; they
 // read only its size. They are placed only at sites the compiler's escape
 // analysis puts on the heap, so a hook never moves a value to the heap.
+// Allocations by uninstrumented code are read from runtime/metrics at
+// every baton switch and charged to the last site the task ran. Deaths
+// are found by censuses (runtime.GC) under a bounded-error rule; big
+// objects are tracked with weak pointers. ACCOUNTING.md has the
+// mechanisms measured, the choice, and its error bound.
+//
+// # Profile and environment
+//
+// An instrumented program writes a spgo.profile/v1 file (package
+// rtlib/profile) at the end of every root and when it exits, panics,
+// calls log.Fatal or deadlocks (then marked partial), always atomically.
+// It reads:
+//
+//	SPGO_PROFILE       profile path (default spgo-profile.json; "off": none)
+//	SPGO_PMAX          largest processor count computed (default 64)
+//	SPGO_THRESHOLD     bytes M: answer "MHWM_pmax ≥ M?" (threshold mode)
+//	SPGO_CENSUS        census policy: bounded (default), strand, off
+//	SPGO_CENSUS_ERROR  E of the bounded rule (default 0.1)
+//	SPGO_CENSUS_MIN    smallest census budget in bytes (default 65536)
+//	SPGO_TRACK         objects this big or bigger are tracked (default 4096)
+//	SPGO_WATCHDOG      watchdog period (default 1s, 0 disables)
+//	SPGO_CHECK         1: verify the caller of every scheduling hook (slower)
+//	SPGO_DEBUG_CENSUS  non-empty: one line of statistics per census on stderr
+//
+// A bad value is reported on stderr and the default used.
 package rtlib

@@ -3,11 +3,15 @@ package profile
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 func sample() *Profile {
@@ -130,4 +134,47 @@ func FuzzRead(f *testing.F) {
 			t.Fatalf("Read accepted an invalid profile: %v", err)
 		}
 	})
+}
+
+// TestWriteFileKilled kills a process that keeps rewriting a large profile
+// (SIGKILL, at varying moments) and checks that the file it leaves is
+// either absent or a whole, valid profile: never half written. Hidden
+// temporary files may stay behind; they are never the profile's name.
+func TestWriteFileKilled(t *testing.T) {
+	if path := os.Getenv("SPGO_TEST_KILLED_WRITER"); path != "" {
+		p := sample()
+		line := p.Roots[0].Lines[0]
+		for i := range 20000 {
+			line.Line = i + 1
+			p.Roots[0].Lines = append(p.Roots[0].Lines, line)
+		}
+		for {
+			if err := WriteFile(path, p); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
+			}
+		}
+	}
+	if testing.Short() {
+		t.Skip("kills subprocesses")
+	}
+	for i := range 8 {
+		path := filepath.Join(t.TempDir(), "spgo-profile.json")
+		cmd := exec.Command(os.Args[0], "-test.run=^TestWriteFileKilled$")
+		cmd.Env = append(os.Environ(), "SPGO_TEST_KILLED_WRITER="+path)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Duration(50+i*37) * time.Millisecond)
+		cmd.Process.Kill()
+		cmd.Wait()
+		if strings.Contains(stderr.String(), "write profile") {
+			t.Fatalf("writer failed: %s", stderr.String())
+		}
+		if _, err := ReadFile(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("kill %d: the profile left behind does not read: %v", i, err)
+		}
+	}
 }
