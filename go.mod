@@ -4,10 +4,10 @@ go 1.25.0
 
 require (
 	github.com/dave/dst v0.27.3
+	golang.org/x/mod v0.39.0
 	golang.org/x/tools v0.49.0
 )
 
 require (
-	golang.org/x/mod v0.39.0 // indirect
 	golang.org/x/sync v0.22.0 // indirect
 )

@@ -34,6 +34,7 @@ var cfg struct {
 	errBound  float64 // SPGO_CENSUS_ERROR: E of the bounded-error rule
 	minBudget int64   // SPGO_CENSUS_MIN: fewest bytes between censuses
 	track     int64   // SPGO_TRACK: objects this large are tracked one by one
+	srcRoot   string  // SPGO_SOURCE_ROOT: files under it are named relative to it
 	problems  []string
 }
 
@@ -63,6 +64,13 @@ func loadConfig() {
 	cfg.threshold = envInt("SPGO_THRESHOLD", 0, 0, mhwm.MaxBytes)
 	cfg.minBudget = envInt("SPGO_CENSUS_MIN", defaultMinBudget, 0, mhwm.MaxBytes)
 	cfg.track = envInt("SPGO_TRACK", defaultTrack, 16, mhwm.MaxBytes)
+	if root := os.Getenv("SPGO_SOURCE_ROOT"); root != "" {
+		if filepath.IsAbs(root) {
+			cfg.srcRoot = filepath.Clean(root)
+		} else {
+			cfg.problems = append(cfg.problems, fmt.Sprintf("SPGO_SOURCE_ROOT=%q: not an absolute path; file names stay absolute", root))
+		}
+	}
 	cfg.errBound = defaultErrBound
 	if v := os.Getenv("SPGO_CENSUS_ERROR"); v != "" {
 		e, err := strconv.ParseFloat(v, 64)
@@ -146,7 +154,7 @@ func (r *proot) reasonAt(site Site, s string) {
 // sitePos is "file:line" of site.
 func sitePos(site Site) string {
 	if rec, ok := Lookup(site); ok {
-		return fmt.Sprintf("%s:%d", rec.File, rec.Line)
+		return fmt.Sprintf("%s:%d", sourceName(rec.File), rec.Line)
 	}
 	return "?"
 }
@@ -359,7 +367,7 @@ func (r *proot) lines(res *mhwm.Result) []profile.Line {
 		rec, ok := Lookup(site)
 		k := lineKey{"(unknown)", 0, "(unknown)"}
 		if ok {
-			k = lineKey{rec.File, int(rec.Line), rec.Func}
+			k = lineKey{sourceName(rec.File), int(rec.Line), rec.Func}
 		}
 		l := rows[k]
 		if l == nil {
@@ -438,12 +446,13 @@ func writeProfile(final bool) error {
 		}
 	}
 	p := &profile.Profile{
-		Schema:    profile.Schema,
-		Program:   filepath.Base(os.Args[0]),
-		Args:      os.Args[1:],
-		PMax:      cfg.pmax,
-		Threshold: cfg.threshold,
-		Census:    profile.Census{Policy: "hooks+gc-census:" + censusNames[cfg.census], ErrorBound: cfg.errBound},
+		Schema:     profile.Schema,
+		Program:    filepath.Base(os.Args[0]),
+		Args:       os.Args[1:],
+		PMax:       cfg.pmax,
+		Threshold:  cfg.threshold,
+		Census:     profile.Census{Policy: "hooks+gc-census:" + censusNames[cfg.census], ErrorBound: cfg.errBound},
+		SourceRoot: cfg.srcRoot,
 	}
 	for _, r := range prof.roots {
 		if r.out == nil && r.done {
@@ -494,4 +503,18 @@ func flushFinal() {
 	if err := writeProfile(true); err != nil {
 		fmt.Fprintf(os.Stderr, "spgo: %v\n", err)
 	}
+}
+
+// sourceName is file relative to SPGO_SOURCE_ROOT (slash-separated) when
+// it lies under it, so that profiles of two checkouts compare line by
+// line; else file unchanged.
+func sourceName(file string) string {
+	if cfg.srcRoot == "" {
+		return file
+	}
+	rel, err := filepath.Rel(cfg.srcRoot, file)
+	if err != nil || !filepath.IsLocal(rel) {
+		return file
+	}
+	return filepath.ToSlash(rel)
 }

@@ -27,6 +27,10 @@ type Profile struct {
 	// Census says how memory was measured and the error bound.
 	Census Census `json:"census"`
 	Roots  []Root `json:"roots"`
+	// SourceRoot is the directory that relative Line.File names are
+	// relative to (the main module's root; SPGO_SOURCE_ROOT); empty when
+	// every name is absolute.
+	SourceRoot string `json:"source_root,omitempty"`
 	// Partial is set when the profile was written before the program
 	// ended normally (a panic, os.Exit, log.Fatal, a signal).
 	Partial  bool      `json:"partial,omitempty"`

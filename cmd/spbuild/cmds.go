@@ -1,0 +1,265 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/spgo/spgo/driver"
+	"github.com/spgo/spgo/report"
+	"github.com/spgo/spgo/rtlib/profile"
+)
+
+func cmdBuild(args []string) int {
+	c := newCommon("build", "build [-o file] [build flags] [package]")
+	out := c.fs.String("o", "", "output file (default: the package's name in the current directory)")
+	pos, rest, err := c.parse(args)
+	if err != nil {
+		return flagErr(err)
+	}
+	if len(pos) > 1 || len(rest) > 0 {
+		fmt.Fprintln(os.Stderr, "spbuild build: one package")
+		return 2
+	}
+	cfg := c.config(false)
+	p, pkg := c.preparePkg(&cfg, pos)
+	if p == nil {
+		return 1
+	}
+	o := *out
+	if o == "" {
+		abs, err := filepath.Abs(filepath.Join(cfg.Dir, pkg))
+		if err != nil {
+			fail(err)
+			return 1
+		}
+		o = filepath.Base(abs)
+	}
+	if o, err = filepath.Abs(o); err != nil {
+		fail(err)
+		return 1
+	}
+	if err := p.Build(context.Background(), cfg, o, pkg, os.Stderr); err != nil {
+		fail(err)
+		return 1
+	}
+	return 0
+}
+
+func cmdRun(args []string) int {
+	c := newCommon("run", "run [-pmax n | -p list] [-threshold M] [-json f] [-q] [build flags] [package] [-- program args]")
+	var pf pflags
+	pf.register(c.fs)
+	threshold := c.fs.String("threshold", "", "threshold mode: answer whether MHWM_pmax ≥ this size (e.g. 512MiB) instead of computing it")
+	quiet := c.fs.Bool("q", false, "print no report (only write the files asked for)")
+	html := c.fs.String("html", "", "HTML report (not yet: see spreport)")
+	pprofOut := c.fs.String("pprof", "", "pprof profile (not yet: see spreport)")
+	pos, progArgs, err := c.parse(args)
+	if err != nil {
+		return flagErr(err)
+	}
+	if *html != "" || *pprofOut != "" {
+		fmt.Fprintln(os.Stderr, "spbuild run: -html and -pprof are not available yet (they come with spreport); use -json and convert it later")
+		return 2
+	}
+	if len(pos) > 1 {
+		fmt.Fprintf(os.Stderr, "spbuild run: one package (program arguments go after --): %v\n", pos)
+		return 2
+	}
+	pmax, ps, err := pf.resolve()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "spbuild run:", err)
+		return 2
+	}
+	env := []string{"SPGO_PMAX=" + strconv.Itoa(pmax)}
+	if *threshold != "" {
+		m, err := parseBytes(*threshold)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "spbuild run: -threshold", err)
+			return 2
+		}
+		env = append(env, "SPGO_THRESHOLD="+strconv.FormatInt(m, 10))
+	}
+	cfg := c.config(false)
+	p, pkg := c.preparePkg(&cfg, pos)
+	if p == nil {
+		return 1
+	}
+	tmp, err := os.MkdirTemp("", "spbuild-prof-*")
+	if err != nil {
+		fail(err)
+		return 1
+	}
+	defer os.RemoveAll(tmp)
+	profPath := filepath.Join(tmp, "spgo-profile.json")
+	env = append(env, "SPGO_PROFILE="+profPath, "SPGO_SOURCE_ROOT="+p.Root)
+	code, err := p.Run(context.Background(), cfg, pkg, driver.Program{
+		Args: progArgs, Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
+		Env: env, BuildStderr: os.Stderr, Dir: ".",
+	})
+	if err != nil {
+		fail(err)
+		return 1
+	}
+	prof, err := profile.ReadFile(profPath)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			fmt.Fprintln(os.Stderr, "spbuild: the program wrote no profile (killed before it could?)")
+		} else {
+			fmt.Fprintln(os.Stderr, "spbuild:", err)
+		}
+		return max(code, 1)
+	}
+	if pf.json != "" {
+		if err := profile.WriteFile(pf.json, prof); err != nil {
+			fail(err)
+			return max(code, 1)
+		}
+	}
+	if !*quiet {
+		if err := report.Text(os.Stdout, prof, report.Options{Ps: ps, Lines: pf.lines}); err != nil {
+			fail(err)
+			return max(code, 1)
+		}
+	}
+	return code
+}
+
+func cmdTest(args []string) int {
+	c := newCommon("test", "test [-pmax n | -p list] [-json f] [-run regexp] [build flags] [packages] [-- go test flags]")
+	var pf pflags
+	pf.register(c.fs)
+	runRe := c.fs.String("run", "", "run only the tests matching this regexp (go test -run)")
+	quiet := c.fs.Bool("q", false, "print no report (only write the files asked for)")
+	pkgs, testArgs, err := c.parse(args)
+	if err != nil {
+		return flagErr(err)
+	}
+	pmax, ps, err := pf.resolve()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "spbuild test:", err)
+		return 2
+	}
+	if len(pkgs) == 0 {
+		pkgs = []string{"."}
+	}
+	if *runRe != "" {
+		testArgs = append([]string{"-run=" + *runRe}, testArgs...)
+	}
+	cfg := c.config(true)
+	if len(pkgs) == 1 {
+		cfg.Dir, pkgs[0] = inDir(pkgs[0])
+	}
+	p := c.prepare(cfg, pkgs)
+	if p == nil {
+		return 1
+	}
+	tmp, err := os.MkdirTemp("", "spbuild-prof-*")
+	if err != nil {
+		fail(err)
+		return 1
+	}
+	defer os.RemoveAll(tmp)
+	p.Env = append(p.Env, "SPGO_PMAX="+strconv.Itoa(pmax), "SPGO_SOURCE_ROOT="+p.Root)
+	code, err := p.Test(context.Background(), cfg, pkgs, testArgs, tmp, os.Stdout, os.Stderr)
+	if err != nil {
+		fail(err)
+		return 1
+	}
+	merged, per := collect(p, tmp, pmax)
+	if pf.json != "" {
+		if len(merged.Roots) == 0 {
+			fmt.Fprintln(os.Stderr, "spbuild test: no test wrote a profile; -json not written")
+		} else if err := profile.WriteFile(pf.json, merged); err != nil {
+			fail(err)
+			return max(code, 1)
+		}
+	}
+	if !*quiet {
+		for _, pp := range per {
+			if err := report.Tests(os.Stdout, pp.path, pp.prof, report.Options{Ps: ps}); err != nil {
+				fail(err)
+				return max(code, 1)
+			}
+		}
+	}
+	return code
+}
+
+type pkgProfile struct {
+	path string
+	prof *profile.Profile
+}
+
+// collect reads the profiles the test binaries wrote, one per package,
+// and merges them into one whose roots are named by package.
+func collect(p *driver.Prepared, dir string, pmax int) (*profile.Profile, []pkgProfile) {
+	merged := &profile.Profile{Schema: profile.Schema, Program: "go test", PMax: pmax}
+	var per []pkgProfile
+	paths := make([]string, 0, len(p.Packages))
+	for ip := range p.Packages {
+		paths = append(paths, ip)
+	}
+	sort.Strings(paths)
+	for _, ip := range paths {
+		prof, err := profile.ReadFile(driver.ProfileFor(dir, p.Packages[ip]))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "spbuild: %s: %v\n", ip, err)
+			continue
+		}
+		per = append(per, pkgProfile{ip, prof})
+		merged.Census = prof.Census
+		merged.Threshold = prof.Threshold
+		merged.Partial = merged.Partial || prof.Partial
+		merged.SourceRoot = prof.SourceRoot
+		for _, r := range prof.Roots {
+			r.Name = ip + " " + r.Name
+			merged.Roots = append(merged.Roots, r)
+		}
+		merged.Warnings = append(merged.Warnings, prof.Warnings...)
+	}
+	return merged, per
+}
+
+// preparePkg instruments the one package of pos ("." if none), in its
+// own directory (see inDir), setting cfg.Dir.
+func (c *common) preparePkg(cfg *driver.Config, pos []string) (*driver.Prepared, string) {
+	pkg := "."
+	if len(pos) == 1 {
+		pkg = pos[0]
+	}
+	cfg.Dir, pkg = inDir(pkg)
+	return c.prepare(*cfg, []string{pkg}), pkg
+}
+
+// inDir turns a package given as a local directory into that directory
+// and ".": the package is then built in its own module, even one nested
+// in the current one (as the examples under testdata/ are). Other
+// patterns stay relative to the current directory.
+func inDir(pkg string) (dir, pattern string) {
+	local := pkg == "." || strings.HasPrefix(pkg, "./") || strings.HasPrefix(pkg, "../") || filepath.IsAbs(pkg)
+	if !local || strings.Contains(pkg, "...") {
+		return "", pkg
+	}
+	if st, err := os.Stat(pkg); err != nil || !st.IsDir() {
+		return "", pkg
+	}
+	return pkg, "."
+}
+
+func flagErr(err error) int {
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	return 2
+}

@@ -1,0 +1,65 @@
+// Command spbuild builds, runs and tests Go packages instrumented by
+// spgo, and reports their p-processor memory high-water mark (MHWM): the
+// most memory any schedule on p cores can need.
+//
+// Usage:
+//
+//	spbuild build [-o file] [build flags] [package]
+//	spbuild run   [-pmax n | -p list] [-threshold M] [-json f] [-q] [build flags] [package] [-- program args]
+//	spbuild test  [-pmax n | -p list] [-json f] [-run regexp] [build flags] [packages] [-- go test flags]
+//
+// run builds the package instrumented, runs it serially and
+// deterministically with the given arguments (stdin, stdout, stderr and
+// the exit status pass through), then prints the MHWM table for p = 1,
+// 2, 4, …, pmax and the lines responsible for the worst case. test does
+// the same for go test, one root per test, and prints a table per
+// package. -json writes the spgo.profile/v1 profile. The user's files,
+// go.mod and go.sum are never modified: instrumented sources and a
+// generated go.mod live in spbuild's cache ($SPGO_CACHE, default spgo in
+// the user cache directory).
+//
+// Build flags: -tags, -race, -gcflags, -ldflags, -trimpath, -mod, and
+// -instrument patterns (packages outside the main module to instrument).
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/spgo/spgo/driver"
+)
+
+func main() {
+	if len(os.Args) > 1 && os.Args[1] == driver.ExecArg {
+		os.Exit(driver.ExecTest(os.Args[2:]))
+	}
+	os.Exit(run(os.Args[1:]))
+}
+
+const usage = `usage:
+	spbuild build [-o file] [build flags] [package]
+	spbuild run   [-pmax n | -p list] [-threshold M] [-json f] [-q] [build flags] [package] [-- program args]
+	spbuild test  [-pmax n | -p list] [-json f] [-run regexp] [build flags] [packages] [-- go test flags]
+Run 'spbuild <command> -h' for the flags of a command.
+`
+
+// run is the whole command; it returns the exit status.
+func run(args []string) int {
+	if len(args) == 0 {
+		fmt.Fprint(os.Stderr, usage)
+		return 2
+	}
+	switch args[0] {
+	case "build":
+		return cmdBuild(args[1:])
+	case "run":
+		return cmdRun(args[1:])
+	case "test":
+		return cmdTest(args[1:])
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(os.Stdout, usage)
+		return 0
+	}
+	fmt.Fprintf(os.Stderr, "spbuild: unknown command %q\n%s", args[0], usage)
+	return 2
+}

@@ -1,0 +1,246 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// writeTree writes files (slash paths → contents) under a new temporary
+// directory, outside the repository, and returns it.
+func writeTree(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, src := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+const helloMain = `package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"sync"
+)
+
+func main() {
+	in, _ := bufio.NewReader(os.Stdin).ReadString('\n')
+	var wg sync.WaitGroup
+	out := make([][]byte, 4)
+	for i := range out {
+		wg.Add(1)
+		go func() { defer wg.Done(); out[i] = make([]byte, 1<<20) }()
+	}
+	wg.Wait()
+	fmt.Printf("read %q, %d buffers\n", in, len(out))
+	fmt.Fprintln(os.Stderr, "to stderr")
+	os.Exit(3)
+}
+`
+
+// TestRunPassesThrough: stdin, stdout, stderr and the exit status of the
+// program pass through spbuild run; the report follows the program's
+// output; the module lives outside the repository and is not modified.
+func TestRunPassesThrough(t *testing.T) {
+	dir := writeTree(t, map[string]string{
+		"go.mod":  "module example.com/hello\n\ngo 1.22\n",
+		"main.go": helloMain,
+	})
+	before := treeHash(t, dir)
+	cmd := exec.Command(spbuildBin, "run", "-p", "1,4", ".", "--", "ignored-arg")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "SPGO_CACHE="+t.TempDir())
+	cmd.Stdin = strings.NewReader("hello\n")
+	var o, e strings.Builder
+	cmd.Stdout, cmd.Stderr = &o, &e
+	cmd.Run()
+	if code := cmd.ProcessState.ExitCode(); code != 3 {
+		t.Errorf("exit %d, want the program's 3; stderr:\n%s", code, e.String())
+	}
+	if !strings.HasPrefix(o.String(), "read \"hello\\n\", 4 buffers\n") {
+		t.Errorf("stdout does not start with the program's output: %q", o.String())
+	}
+	if !strings.Contains(o.String(), "MHWM") || !strings.Contains(o.String(), "4 MiB") {
+		t.Errorf("no report with MHWM_4 = 4 MiB: %q", o.String())
+	}
+	if !strings.Contains(e.String(), "to stderr") {
+		t.Errorf("stderr: %q", e.String())
+	}
+	if treeHash(t, dir) != before {
+		t.Error("the module's tree changed")
+	}
+}
+
+// TestErrors: what users get wrong gets one clear message, no stack
+// trace, and a failing exit status.
+func TestErrors(t *testing.T) {
+	tests := []struct {
+		name  string
+		files map[string]string
+		args  []string
+		want  string
+	}{
+		{"not a module", map[string]string{"main.go": "package main\nfunc main() {}\n"}, []string{"run", "."}, "not in a module"},
+		{"no such package", map[string]string{"go.mod": "module m\n\ngo 1.22\n", "main.go": "package main\nfunc main() {}\n"}, []string{"run", "./nosuch"}, "nosuch"},
+		{"type error", map[string]string{"go.mod": "module m\n\ngo 1.22\n", "main.go": "package main\n\nfunc main() {\n\tvar x int = \"a\"\n\t_ = x\n}\n"}, []string{"run", "."}, "main.go:4:"},
+		{"old go line", map[string]string{"go.mod": "module m\n\ngo 1.20\n", "main.go": "package main\nfunc main() {}\n"}, []string{"run", "."}, "go line of 1.21 or newer"},
+		{"html", map[string]string{"go.mod": "module m\n\ngo 1.22\n", "main.go": "package main\nfunc main() {}\n"}, []string{"run", "-html", "x.html", "."}, "not available yet"},
+		{"bad p", map[string]string{"go.mod": "module m\n\ngo 1.22\n", "main.go": "package main\nfunc main() {}\n"}, []string{"run", "-p", "1,x", "."}, "comma-separated"},
+		{"unknown command", map[string]string{"go.mod": "module m\n\ngo 1.22\n"}, []string{"frob"}, "unknown command"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := writeTree(t, tt.files)
+			_, stderr, code := spbuild(t, dir, t.TempDir(), tt.args...)
+			if code == 0 {
+				t.Errorf("exit 0")
+			}
+			if !strings.Contains(stderr, tt.want) {
+				t.Errorf("stderr %q does not contain %q", stderr, tt.want)
+			}
+			if strings.Contains(stderr, "goroutine ") || strings.Contains(stderr, "panic:") {
+				t.Errorf("a stack trace: %s", stderr)
+			}
+		})
+	}
+}
+
+// TestTestExitStatus: spbuild test keeps go test's exit status and
+// reports the tests that ran.
+func TestTestExitStatus(t *testing.T) {
+	dir := writeTree(t, map[string]string{
+		"go.mod": "module example.com/f\n\ngo 1.22\n",
+		"f.go":   "package f\n\nfunc Buf(n int) []byte { return make([]byte, n) }\n",
+		"f_test.go": `package f
+
+import "testing"
+
+func TestPass(t *testing.T) { _ = Buf(1 << 20) }
+func TestFail(t *testing.T) { t.Fatal("expected failure") }
+`,
+	})
+	stdout, _, code := spbuild(t, dir, t.TempDir(), "test", ".")
+	if code != 1 {
+		t.Errorf("exit %d, want go test's 1", code)
+	}
+	if !strings.Contains(stdout, "expected failure") || !strings.Contains(stdout, "f.TestPass") {
+		t.Errorf("output: %s", stdout)
+	}
+}
+
+// xsyncSum is go.sum for golang.org/x/sync v0.22.0 (the examples' and
+// spgo's own version).
+const xsyncSum = "golang.org/x/sync v0.22.0 h1:SZjpbeLmrCk4xhRSZFNZW5gFUeCeFgjekvI/+gfScek=\n" +
+	"golang.org/x/sync v0.22.0/go.mod h1:9xrNwdLfx4jkKbNva9FpL6vEN7evnE43NNNJQ2LF3+0=\n"
+
+// TestModuleShapes: build tags, workspaces, vendor directories and cgo
+// packages build instrumented and print what the originals print.
+func TestModuleShapes(t *testing.T) {
+	const wgMain = `package main
+
+import (
+	"fmt"
+	"sync"
+)
+
+func main() {
+	var wg sync.WaitGroup
+	n := make([]int, 3)
+	for i := range n {
+		wg.Add(1)
+		go func() { defer wg.Done(); n[i] = %s }()
+	}
+	wg.Wait()
+	fmt.Println(n)
+}
+`
+	tests := []struct {
+		name  string
+		files map[string]string
+		sub   string   // directory to run in
+		flags []string // build flags for both builds
+		prep  []string // a go command to run first
+		skip  func() string
+	}{
+		{name: "vendor", prep: []string{"mod", "vendor"}, files: map[string]string{
+			"go.mod": "module example.com/v\n\ngo 1.25.0\n\nrequire golang.org/x/sync v0.22.0\n",
+			"go.sum": xsyncSum,
+			"main.go": `package main
+
+import (
+	"fmt"
+
+	"golang.org/x/sync/errgroup"
+)
+
+func main() {
+	var g errgroup.Group
+	n := make([]int, 3)
+	for i := range n {
+		g.Go(func() error { n[i] = i + 1; return nil })
+	}
+	fmt.Println(n, g.Wait())
+}
+`,
+		}},
+		{name: "tags", files: map[string]string{
+			"go.mod":   "module example.com/tags\n\ngo 1.22\n",
+			"main.go":  strings.Replace(wgMain, "%s", "i * k", 1),
+			"k_on.go":  "//go:build extra\n\npackage main\n\nconst k = 10\n",
+			"k_off.go": "//go:build !extra\n\npackage main\n\nconst k = 1\n",
+		}, flags: []string{"-tags=extra"}},
+		{name: "workspace", sub: "app", files: map[string]string{
+			"go.work":     "go 1.22\n\nuse (\n\t./app\n\t./lib\n)\n",
+			"app/go.mod":  "module example.com/app\n\ngo 1.22\n",
+			"app/main.go": strings.Replace(strings.Replace(wgMain, "%s", "lib.Sq(i)", 1), "\"sync\"", "\"sync\"\n\n\t\"example.com/lib\"", 1),
+			"lib/go.mod":  "module example.com/lib\n\ngo 1.22\n",
+			"lib/lib.go":  "package lib\n\n// Sq squares.\nfunc Sq(i int) int { return i * i }\n",
+		}},
+		{name: "cgo", files: map[string]string{
+			"go.mod":  "module example.com/c\n\ngo 1.22\n",
+			"main.go": strings.Replace(wgMain, "%s", "twice(i)", 1),
+			"c.go":    "package main\n\n// static int twice_c(int x) { return 2 * x; }\nimport \"C\"\n\nfunc twice(i int) int { return int(C.twice_c(C.int(i))) }\n",
+		}, skip: func() string {
+			if _, err := exec.LookPath("gcc"); err != nil {
+				return "no gcc"
+			}
+			return ""
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.skip != nil {
+				if why := tt.skip(); why != "" {
+					t.Skip(why)
+				}
+			}
+			root := writeTree(t, tt.files)
+			dir := filepath.Join(root, tt.sub)
+			if tt.prep != nil {
+				goCmd(t, dir, tt.prep...)
+			}
+			before := treeHash(t, root)
+			orig := filepath.Join(t.TempDir(), "orig")
+			goCmd(t, dir, append(append([]string{"build", "-o", orig}, tt.flags...), ".")...)
+			want := runOut(t, dir, orig)
+			stdout, stderr, code := spbuild(t, dir, t.TempDir(), append(append([]string{"run", "-q"}, tt.flags...), ".")...)
+			if code != 0 || stdout != want {
+				t.Errorf("exit %d, output %q, want %q\n%s", code, stdout, want, stderr)
+			}
+			if treeHash(t, root) != before {
+				t.Error("the tree changed")
+			}
+		})
+	}
+}

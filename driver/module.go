@@ -1,0 +1,191 @@
+package driver
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"golang.org/x/mod/modfile"
+)
+
+// module is the user's main module (or workspace), as read.
+type module struct {
+	Path   string // module path
+	Root   string // directory of go.mod
+	GoMod  string // go.mod path
+	GoLine string // its go line ("1.21" if absent)
+	Vendor bool   // builds from vendor/ by default
+	Work   string // go.work path in workspace mode
+}
+
+// readModule finds the main module of env's go command.
+func readModule(e *goEnv) (*module, error) {
+	if e.GOMOD == "" || e.GOMOD == os.DevNull {
+		return nil, errors.New("not in a module: spbuild instruments the packages of a Go module (no go.mod here or in a parent directory; GO111MODULE=off is not supported)")
+	}
+	data, err := os.ReadFile(e.GOMOD)
+	if err != nil {
+		return nil, fmt.Errorf("read go.mod: %w", err)
+	}
+	f, err := modfile.ParseLax(e.GOMOD, data, nil)
+	if err != nil {
+		return nil, fmt.Errorf("parse %s: %w", e.GOMOD, err)
+	}
+	if f.Module == nil {
+		return nil, fmt.Errorf("%s has no module line", e.GOMOD)
+	}
+	m := &module{Path: f.Module.Mod.Path, Root: filepath.Dir(e.GOMOD), GoMod: e.GOMOD, GoLine: "1.16"}
+	if f.Go != nil {
+		m.GoLine = f.Go.Version
+	}
+	if e.GOWORK != "" && e.GOWORK != "off" {
+		m.Work = e.GOWORK
+	} else if _, err := os.Stat(filepath.Join(m.Root, "vendor", "modules.txt")); err == nil {
+		m.Vendor = true
+	}
+	return m, nil
+}
+
+// injected reports whether the runtime must be added to the build: not
+// when the main module is spgo itself.
+func (m *module) injected() bool { return m.Path != RuntimeModule }
+
+// genModFile writes into dir a copy of the user's go.mod that requires the
+// runtime and replaces it by rtDir, with go.sum beside it; it returns the
+// -modfile path. Relative replacement directories are made absolute (the
+// copy lives elsewhere).
+func (m *module) genModFile(dir, rtDir string) (string, error) {
+	data, err := os.ReadFile(m.GoMod)
+	if err != nil {
+		return "", fmt.Errorf("read go.mod: %w", err)
+	}
+	f, err := modfile.Parse(m.GoMod, data, nil)
+	if err != nil {
+		return "", fmt.Errorf("parse %s: %w", m.GoMod, err)
+	}
+	if err := addRuntime(f, m.Root, rtDir); err != nil {
+		return "", err
+	}
+	out, err := f.Format()
+	if err != nil {
+		return "", fmt.Errorf("format go.mod: %w", err)
+	}
+	modPath := filepath.Join(dir, "go.mod")
+	if err := os.WriteFile(modPath, out, 0o644); err != nil {
+		return "", fmt.Errorf("write modfile: %w", err)
+	}
+	if err := copySum(filepath.Join(m.Root, "go.sum"), filepath.Join(dir, "go.sum")); err != nil {
+		return "", err
+	}
+	return modPath, nil
+}
+
+// addRuntime edits a go.mod: relative replacements absolute (against
+// root), and the runtime required and replaced by rtDir.
+func addRuntime(f *modfile.File, root, rtDir string) error {
+	for _, r := range f.Replace {
+		if modfile.IsDirectoryPath(r.New.Path) && !filepath.IsAbs(r.New.Path) {
+			abs := filepath.Join(root, r.New.Path)
+			if err := f.AddReplace(r.Old.Path, r.Old.Version, abs, ""); err != nil {
+				return fmt.Errorf("edit go.mod: %w", err)
+			}
+		}
+	}
+	for _, r := range f.Require {
+		if r.Mod.Path == RuntimeModule {
+			if err := f.DropRequire(RuntimeModule); err != nil {
+				return fmt.Errorf("edit go.mod: %w", err)
+			}
+		}
+	}
+	for _, r := range f.Replace {
+		if r.Old.Path == RuntimeModule {
+			if err := f.DropReplace(RuntimeModule, r.Old.Version); err != nil {
+				return fmt.Errorf("edit go.mod: %w", err)
+			}
+		}
+	}
+	if err := f.AddRequire(RuntimeModule, runtimeVersion); err != nil {
+		return fmt.Errorf("edit go.mod: %w", err)
+	}
+	if err := f.AddReplace(RuntimeModule, "", rtDir, ""); err != nil {
+		return fmt.Errorf("edit go.mod: %w", err)
+	}
+	f.Cleanup()
+	return nil
+}
+
+// genWorkFile writes into dir a copy of the user's go.work whose
+// directories are absolute and which also uses the runtime module at
+// rtDir, with go.work.sum beside it; it returns the path, for GOWORK.
+func (m *module) genWorkFile(dir, rtDir string) (string, error) {
+	data, err := os.ReadFile(m.Work)
+	if err != nil {
+		return "", fmt.Errorf("read go.work: %w", err)
+	}
+	f, err := modfile.ParseWork(m.Work, data, nil)
+	if err != nil {
+		return "", fmt.Errorf("parse %s: %w", m.Work, err)
+	}
+	wdir := filepath.Dir(m.Work)
+	for _, u := range f.Use {
+		if !filepath.IsAbs(u.Path) {
+			if err := f.AddUse(filepath.Join(wdir, u.Path), u.ModulePath); err != nil {
+				return "", fmt.Errorf("edit go.work: %w", err)
+			}
+			if err := f.DropUse(u.Path); err != nil {
+				return "", fmt.Errorf("edit go.work: %w", err)
+			}
+		}
+	}
+	for _, r := range f.Replace {
+		if modfile.IsDirectoryPath(r.New.Path) && !filepath.IsAbs(r.New.Path) {
+			if err := f.AddReplace(r.Old.Path, r.Old.Version, filepath.Join(wdir, r.New.Path), ""); err != nil {
+				return "", fmt.Errorf("edit go.work: %w", err)
+			}
+		}
+	}
+	if err := f.AddUse(rtDir, RuntimeModule); err != nil {
+		return "", fmt.Errorf("edit go.work: %w", err)
+	}
+	f.Cleanup()
+	workPath := filepath.Join(dir, "go.work")
+	if err := os.WriteFile(workPath, modfile.Format(f.Syntax), 0o644); err != nil {
+		return "", fmt.Errorf("write go.work: %w", err)
+	}
+	if err := copySum(m.Work+".sum", workPath+".sum"); err != nil {
+		return "", err
+	}
+	return workPath, nil
+}
+
+// workGoLine returns the go line of the workspace file (the runtime
+// module's go line must not exceed it).
+func (m *module) workGoLine() (string, error) {
+	data, err := os.ReadFile(m.Work)
+	if err != nil {
+		return "", fmt.Errorf("read go.work: %w", err)
+	}
+	f, err := modfile.ParseWork(m.Work, data, nil)
+	if err != nil {
+		return "", fmt.Errorf("parse %s: %w", m.Work, err)
+	}
+	if f.Go == nil {
+		return m.GoLine, nil
+	}
+	return f.Go.Version, nil
+}
+
+// copySum copies a checksum file (go.sum, go.work.sum); a missing one is
+// copied as empty.
+func copySum(src, dst string) error {
+	sum, err := os.ReadFile(src)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("read %s: %w", src, err)
+	}
+	if err := os.WriteFile(dst, sum, 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", dst, err)
+	}
+	return nil
+}

@@ -1,0 +1,400 @@
+package driver
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"go/version"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spgo/spgo/rewrite"
+)
+
+// Config says what to instrument and how to build it.
+type Config struct {
+	// Dir is the directory the patterns are relative to; "" is the
+	// current directory.
+	Dir string
+	// Tests instruments the test files of the target packages too.
+	Tests bool
+	// BuildFlags are passed to every go command (-tags, -race, ...).
+	BuildFlags []string
+	// Instrument names more packages to instrument (patterns), beyond
+	// the main module's packages the targets depend on.
+	Instrument []string
+	// Env is the go command's environment; nil is os.Environ().
+	Env []string
+	// CacheDir holds rewritten packages and the runtime; "" is
+	// $SPGO_CACHE, else spgo under the user's cache directory.
+	CacheDir string
+	// Log receives notes (cache hits, vendor mode); nil discards them.
+	Log io.Writer
+}
+
+// Prepared is an instrumented build, ready for the go command.
+type Prepared struct {
+	// Module is the main module's path and Root its directory.
+	Module, Root string
+	// Flags are the go command flags that select the instrumented
+	// build: -overlay, and -modfile or -mod.
+	Flags []string
+	// Env is the go command's environment (GOWORK in a workspace).
+	Env []string
+	// Packages lists the instrumented packages: import path → directory.
+	Packages map[string]string
+	// Files is how many files were instrumented.
+	Files int
+	// Warnings lists what was not instrumented or makes figures
+	// inexact, with positions.
+	Warnings []rewrite.Warning
+	// Cached is set when the rewrite was found in the cache.
+	Cached bool
+	// Entry is the cache entry's directory.
+	Entry string
+}
+
+// listPkg is what spbuild reads of `go list -json`.
+type listPkg struct {
+	ImportPath string
+	Dir        string
+	ForTest    string
+	Module     *struct {
+		Path, Dir string
+		Main      bool
+	}
+	GoFiles      []string
+	CgoFiles     []string
+	TestGoFiles  []string
+	XTestGoFiles []string
+}
+
+// Prepare instruments the packages that building patterns involves and
+// returns how to build them.
+func Prepare(ctx context.Context, cfg Config, patterns ...string) (*Prepared, error) {
+	if len(patterns) == 0 {
+		patterns = []string{"."}
+	}
+	env := environ(cfg.Env)
+	dir := cfg.Dir
+	if dir == "" {
+		dir = "."
+	}
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	ge, err := readGoEnv(ctx, dir, env)
+	if err != nil {
+		return nil, err
+	}
+	if strings.Contains(ge.GOFLAGS, "-modfile") {
+		return nil, fmt.Errorf("GOFLAGS sets -modfile (%s): spbuild generates its own; unset it", ge.GOFLAGS)
+	}
+	m, err := readModule(ge)
+	if err != nil {
+		return nil, err
+	}
+	if version.Compare("go"+m.GoLine, "go1.21") < 0 {
+		return nil, fmt.Errorf("%s says go %s: spbuild needs a go line of 1.21 or newer (the runtime's files set their own language version, which Go allows from 1.21)", m.GoMod, m.GoLine)
+	}
+	cache, err := cacheDir(cfg.CacheDir, env)
+	if err != nil {
+		return nil, err
+	}
+	pkgs, err := listPackages(ctx, dir, env, cfg, patterns)
+	if err != nil {
+		return nil, err
+	}
+	if len(pkgs) == 0 {
+		return nil, fmt.Errorf("no package of the main module matches %s: spbuild instruments the main module's packages (use -instrument for others)", strings.Join(patterns, " "))
+	}
+	key, err := entryKey(ge, m, cfg, patterns, pkgs)
+	if err != nil {
+		return nil, err
+	}
+	p := &Prepared{Module: m.Path, Root: m.Root, Env: env, Packages: map[string]string{}}
+	for _, lp := range pkgs {
+		p.Packages[lp.ImportPath] = lp.Dir
+	}
+	p.Entry = filepath.Join(cache, "entries", key)
+	if meta, err := readEntry(p.Entry); err == nil {
+		p.Cached, p.Files, p.Warnings = true, meta.Files, meta.Warnings
+		logf(cfg.Log, "spbuild: %d instrumented file(s) from the cache (%s)\n", p.Files, p.Entry)
+	} else {
+		if err := buildEntry(ctx, cfg, env, dir, cache, m, pkgs, p); err != nil {
+			return nil, err
+		}
+	}
+	overlay := filepath.Join(p.Entry, "overlay", "overlay.json")
+	p.Flags = []string{"-overlay=" + overlay}
+	switch {
+	case !m.injected():
+	case m.Work != "":
+		p.Env = setEnv(env, "GOWORK", filepath.Join(p.Entry, "go.work"))
+	default:
+		p.Flags = append(p.Flags, "-modfile="+filepath.Join(p.Entry, "go.mod"))
+	}
+	if m.Vendor && m.injected() {
+		// vendor/modules.txt cannot be overlaid: build from the module
+		// cache, with the versions go.sum pins.
+		p.Flags = append(p.Flags, "-mod=readonly")
+		logf(cfg.Log, "spbuild: vendor/ is not used for the instrumented build; its modules come from the module cache (same versions)\n")
+	}
+	return p, nil
+}
+
+func logf(w io.Writer, format string, args ...any) {
+	if w != nil {
+		fmt.Fprintf(w, format, args...)
+	}
+}
+
+// cacheDir returns (and creates) spbuild's cache directory.
+func cacheDir(dir string, env []string) (string, error) {
+	if dir == "" {
+		for _, kv := range env {
+			if v, ok := strings.CutPrefix(kv, "SPGO_CACHE="); ok && v != "" {
+				dir = v
+			}
+		}
+	}
+	if dir == "" {
+		base, err := os.UserCacheDir()
+		if err != nil {
+			return "", fmt.Errorf("no cache directory (set SPGO_CACHE): %w", err)
+		}
+		dir = filepath.Join(base, "spgo")
+	}
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "entries"), 0o755); err != nil {
+		return "", fmt.Errorf("cache: %w", err)
+	}
+	return dir, nil
+}
+
+// listPackages returns the packages to instrument: the main module's
+// packages among the targets and their dependencies (test variants
+// included with cfg.Tests), plus the packages cfg.Instrument names.
+func listPackages(ctx context.Context, dir string, env []string, cfg Config, patterns []string) ([]listPkg, error) {
+	args := []string{"list", "-deps", "-json=ImportPath,Dir,ForTest,Module,GoFiles,CgoFiles,TestGoFiles,XTestGoFiles"}
+	if cfg.Tests {
+		args = append(args, "-test")
+	}
+	args = append(append(args, cfg.BuildFlags...), "--")
+	out, err := goOutput(ctx, dir, env, append(args, patterns...)...)
+	if err != nil {
+		return nil, err
+	}
+	extra := map[string]bool{}
+	if len(cfg.Instrument) > 0 {
+		eout, err := goOutput(ctx, dir, env, append(append([]string{"list"}, cfg.BuildFlags...), append([]string{"--"}, cfg.Instrument...)...)...)
+		if err != nil {
+			return nil, fmt.Errorf("-instrument: %w", err)
+		}
+		for _, l := range strings.Fields(string(eout)) {
+			extra[l] = true
+		}
+	}
+	var pkgs []listPkg
+	seen := map[string]bool{}
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for {
+		var lp listPkg
+		if err := dec.Decode(&lp); errors.Is(err, io.EOF) {
+			break
+		} else if err != nil {
+			return nil, fmt.Errorf("go list: %w", err)
+		}
+		if lp.ForTest != "" || strings.HasSuffix(lp.ImportPath, ".test") || seen[lp.ImportPath] {
+			continue // the test variants' files are the package's
+		}
+		main := lp.Module != nil && lp.Module.Main
+		if !main && !extra[lp.ImportPath] || strings.HasPrefix(lp.ImportPath, runtimeImport) {
+			continue
+		}
+		seen[lp.ImportPath] = true
+		pkgs = append(pkgs, lp)
+	}
+	return pkgs, nil
+}
+
+// entryKey hashes everything a rewrite depends on.
+func entryKey(ge *goEnv, m *module, cfg Config, patterns []string, pkgs []listPkg) (string, error) {
+	h := sha256.New()
+	field := func(s string) { fmt.Fprintf(h, "%d:%s;", len(s), s) }
+	field("spgo-entry-v1")
+	exe, err := selfHash()
+	if err != nil {
+		return "", err
+	}
+	field(exe)
+	for _, v := range []string{ge.GOVERSION, ge.GOOS, ge.GOARCH, ge.GOFLAGS, ge.CGO_ENABLED, ge.GOEXPERIMENT, m.Root, m.Work, fmt.Sprint(cfg.Tests)} {
+		field(v)
+	}
+	for _, list := range [][]string{cfg.BuildFlags, cfg.Instrument, patterns} {
+		field(fmt.Sprint(len(list)))
+		for _, s := range list {
+			field(s)
+		}
+	}
+	for _, f := range []string{m.GoMod, filepath.Join(m.Root, "go.sum"), m.Work, m.Work + ".sum"} {
+		if f == "" || f == ".sum" {
+			continue
+		}
+		data, err := os.ReadFile(f)
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return "", err
+		}
+		field(f)
+		h.Write(data)
+	}
+	for _, lp := range pkgs {
+		field(lp.ImportPath)
+		field(lp.Dir)
+		for _, list := range [][]string{lp.GoFiles, lp.CgoFiles, lp.TestGoFiles, lp.XTestGoFiles} {
+			for _, name := range list {
+				data, err := os.ReadFile(filepath.Join(lp.Dir, name))
+				if err != nil {
+					return "", fmt.Errorf("hash %s: %w", name, err)
+				}
+				field(name)
+				sum := sha256.Sum256(data)
+				h.Write(sum[:])
+			}
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16]), nil
+}
+
+// selfHash identifies the running spbuild (its rewriter and runtime):
+// the hash of its executable.
+func selfHash() (string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", fmt.Errorf("cache key: %w", err)
+	}
+	f, err := os.Open(exe)
+	if err != nil {
+		return "", fmt.Errorf("cache key: %w", err)
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", fmt.Errorf("cache key: %w", err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// entryMeta is written last into a cache entry: its presence means the
+// entry is complete.
+type entryMeta struct {
+	Files    int
+	Warnings []rewrite.Warning
+}
+
+func readEntry(dir string) (*entryMeta, error) {
+	data, err := os.ReadFile(filepath.Join(dir, "meta.json"))
+	if err != nil {
+		return nil, err
+	}
+	var m entryMeta
+	if err := json.Unmarshal(data, &m); err != nil {
+		return nil, err
+	}
+	return &m, nil
+}
+
+// buildEntry rewrites the packages and writes a complete cache entry at
+// p.Entry (in a temporary directory renamed into place).
+func buildEntry(ctx context.Context, cfg Config, env []string, dir, cache string, m *module, pkgs []listPkg, p *Prepared) error {
+	paths := make([]string, len(pkgs))
+	for i, lp := range pkgs {
+		paths[i] = lp.ImportPath
+	}
+	res, err := rewrite.Packages(ctx, rewrite.Config{Dir: dir, Tests: cfg.Tests, BuildFlags: cfg.BuildFlags, Env: env}, paths...)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp(filepath.Join(cache, "entries"), ".new-*")
+	if err != nil {
+		return fmt.Errorf("cache: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	// The overlay's file names are fixed by its final place.
+	final := p.Entry
+	if _, err := res.WriteOverlay(filepath.Join(tmp, "overlay")); err != nil {
+		return err
+	}
+	if err := relocateOverlay(filepath.Join(tmp, "overlay"), final); err != nil {
+		return err
+	}
+	if m.injected() {
+		goLine := m.GoLine
+		if m.Work != "" {
+			if goLine, err = m.workGoLine(); err != nil {
+				return err
+			}
+		}
+		rt, err := extractRuntime(cache, goLine)
+		if err != nil {
+			return err
+		}
+		if m.Work != "" {
+			_, err = m.genWorkFile(tmp, rt)
+		} else {
+			_, err = m.genModFile(tmp, rt)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	meta, err := json.Marshal(entryMeta{Files: len(res.Files), Warnings: res.Warnings})
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(tmp, "meta.json"), meta, 0o644); err != nil {
+		return fmt.Errorf("cache: %w", err)
+	}
+	os.RemoveAll(final) // an incomplete entry
+	if err := os.Rename(tmp, final); err != nil {
+		if _, rerr := readEntry(final); rerr != nil {
+			return fmt.Errorf("cache: %w", err)
+		}
+	}
+	p.Files, p.Warnings = len(res.Files), res.Warnings
+	logf(cfg.Log, "spbuild: instrumented %d file(s)\n", p.Files)
+	return nil
+}
+
+// relocateOverlay rewrites overlay.json in dir (written in a temporary
+// directory) so that its replacement paths point into the entry's final
+// directory.
+func relocateOverlay(dir, final string) error {
+	file := filepath.Join(dir, "overlay.json")
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return err
+	}
+	var ov struct{ Replace map[string]string }
+	if err := json.Unmarshal(data, &ov); err != nil {
+		return fmt.Errorf("overlay: %w", err)
+	}
+	for k, v := range ov.Replace {
+		ov.Replace[k] = filepath.Join(final, "overlay", filepath.Base(v))
+	}
+	out, err := json.MarshalIndent(ov, "", "\t")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(file, out, 0o644)
+}

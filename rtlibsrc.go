@@ -1,0 +1,12 @@
+// Package spgo holds what the spgo commands need of the repository as a
+// whole: the source of the runtime, which spbuild injects into the
+// modules it instruments so that a lone spbuild binary works anywhere.
+package spgo
+
+import "embed"
+
+// Runtime is the source of github.com/spgo/spgo/rtlib and of its
+// subpackages mhwm and profile, test files included (spbuild skips them).
+//
+//go:embed rtlib/*.go rtlib/mhwm/*.go rtlib/profile/*.go
+var Runtime embed.FS

@@ -1,0 +1,3 @@
+module example.com/explosion
+
+go 1.21
