@@ -1,6 +1,7 @@
 package rtlib
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -266,6 +267,7 @@ func endRoot(t *Task, partial bool) {
 		return
 	}
 	r := d.root
+	partial = partial || panicking()
 	if cfg.census != censusOff {
 		census(d, 0)
 	} else {
@@ -517,4 +519,14 @@ func sourceName(file string) string {
 		return file
 	}
 	return filepath.ToSlash(rel)
+}
+
+// panicking reports whether the calling goroutine is running deferred
+// calls of a panic that has not been recovered (EndRoot is deferred by
+// the root's function and cannot recover without changing what the
+// program prints): its stack then holds the runtime's panic frame.
+func panicking() bool {
+	var buf [8 << 10]byte
+	st := buf[:runtime.Stack(buf[:], false)]
+	return bytes.Contains(st, []byte("\npanic(")) || bytes.HasPrefix(st, []byte("panic("))
 }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/spgo/spgo/rtlib/profile"
 )
 
 // writeTree writes files (slash paths → contents) under a new temporary
@@ -242,5 +244,47 @@ func main() {
 				t.Error("the tree changed")
 			}
 		})
+	}
+}
+
+// TestOldToolchain: a go command older than spbuild needs is named, not
+// a failure further down.
+func TestOldToolchain(t *testing.T) {
+	bin := t.TempDir()
+	fake := "#!/bin/sh\necho '{\"GOVERSION\": \"go1.22.5\", \"GOMOD\": \"/x/go.mod\"}'\n"
+	if err := os.WriteFile(filepath.Join(bin, "go"), []byte(fake), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dir := writeTree(t, map[string]string{"go.mod": "module m\n\ngo 1.22\n", "main.go": "package main\nfunc main() {}\n"})
+	cmd := exec.Command(spbuildBin, "run", ".")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "PATH="+bin, "SPGO_CACHE="+t.TempDir())
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "go1.22.5; spbuild needs go1.25 or newer") {
+		t.Errorf("err %v, output %s", err, out)
+	}
+}
+
+// TestRunPanics: a program that panics keeps its exit status and its
+// panic message; the profile says it is partial.
+func TestRunPanics(t *testing.T) {
+	dir := writeTree(t, map[string]string{
+		"go.mod":  "module example.com/p\n\ngo 1.22\n",
+		"main.go": "package main\n\nimport \"fmt\"\n\nvar keep []byte\n\nfunc main() {\n\tkeep = make([]byte, 1<<20)\n\tfmt.Println(\"before\")\n\tpanic(\"boom\")\n}\n",
+	})
+	prof := filepath.Join(t.TempDir(), "p.json")
+	stdout, stderr, code := spbuild(t, dir, t.TempDir(), "run", "-json", prof, ".")
+	if code != 2 || !strings.Contains(stderr, "panic: boom") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+	if !strings.HasPrefix(stdout, "before\n") || !strings.Contains(stdout, "partial profile") {
+		t.Errorf("stdout %q", stdout)
+	}
+	p, err := profile.ReadFile(prof)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !p.Partial {
+		t.Error("profile not marked partial")
 	}
 }
