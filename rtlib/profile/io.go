@@ -46,6 +46,9 @@ func WriteFile(path string, p *Profile) (err error) {
 			os.Remove(f.Name())
 		}
 	}()
+	if err := f.Chmod(0o644); err != nil { // CreateTemp makes it 0600
+		return fmt.Errorf("write profile: %w", err)
+	}
 	if _, err := f.Write(buf.Bytes()); err != nil {
 		return fmt.Errorf("write profile: %w", err)
 	}

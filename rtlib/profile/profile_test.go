@@ -106,6 +106,9 @@ func TestWriteFileAtomic(t *testing.T) {
 	if _, err := ReadFile(path); err != nil {
 		t.Fatal(err)
 	}
+	if st, err := os.Stat(path); err != nil || st.Mode().Perm()&0o044 != 0o044 {
+		t.Errorf("profile not readable by others: %v %v", st.Mode(), err)
+	}
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 1 {
 		t.Errorf("temporary files left behind: %v", entries)
