@@ -121,18 +121,25 @@ func lines(w io.Writer, pmax int, r *profile.Root, n int) {
 	sort.SliceStable(ls, func(i, j int) bool { return ls[i].MHWMBytes[key] > ls[j].MHWMBytes[key] })
 	fmt.Fprintf(w, "  lines in the worst case at p=%d:\n", pmax)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	more := len(ls) - n
 	for i, l := range ls {
 		if i == n {
-			fmt.Fprintf(tw, "    … %d more lines\t\t\t\t\n", len(ls)-n)
 			break
 		}
 		share := ""
 		if total > 0 {
 			share = fmt.Sprintf("%.1f%%", 100*float64(l.MHWMBytes[key])/float64(total))
 		}
-		fmt.Fprintf(tw, "    %s:%d\t%s\t%s\t%s\tallocated %s in %d\n", l.File, l.Line, l.Func, Bytes(l.MHWMBytes[key]), share, Bytes(l.AllocBytes), l.Allocs)
+		how := fmt.Sprintf("in %d", l.Allocs)
+		if l.Allocs == 0 {
+			how = "by uninstrumented code"
+		}
+		fmt.Fprintf(tw, "    %s:%d\t%s\t%s\t%s\tallocated %s %s\n", l.File, l.Line, l.Func, Bytes(l.MHWMBytes[key]), share, Bytes(l.AllocBytes), how)
 	}
 	tw.Flush()
+	if more > 0 {
+		fmt.Fprintf(w, "    … %d more lines\n", more)
+	}
 }
 
 // Bytes formats n bytes with a binary unit and one decimal.

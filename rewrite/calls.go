@@ -10,6 +10,27 @@ import (
 	"github.com/dave/dst/dstutil"
 )
 
+// hookedCalls are the functions and methods that call replaces by rtlib
+// hooks or brackets with them: no rtlib.At marks them (external.go).
+// Kept in step with call's switch.
+var hookedCalls = map[string]bool{
+	"(*sync.WaitGroup).Add": true, "(*sync.WaitGroup).Done": true,
+	"(*sync.WaitGroup).Wait": true, "(*sync.WaitGroup).Go": true,
+	"(*golang.org/x/sync/errgroup.Group).Go":       true,
+	"(*golang.org/x/sync/errgroup.Group).TryGo":    true,
+	"(*golang.org/x/sync/errgroup.Group).Wait":     true,
+	"(*golang.org/x/sync/errgroup.Group).SetLimit": true,
+	"(*sync.Mutex).Lock":                           true, "(*sync.Mutex).Unlock": true,
+	"(*sync.RWMutex).Lock": true, "(*sync.RWMutex).Unlock": true,
+	"(*sync.RWMutex).RLock": true, "(*sync.RWMutex).RUnlock": true,
+	"(*sync.Cond).Wait": true, "(*sync.Cond).Signal": true, "(*sync.Cond).Broadcast": true,
+	"time.Sleep": true, "os.Exit": true,
+	"log.Fatal": true, "log.Fatalf": true, "log.Fatalln": true,
+	"(*log.Logger).Fatal": true, "(*log.Logger).Fatalf": true, "(*log.Logger).Fatalln": true,
+	"(*testing.T).Run": true, "(*testing.B).Run": true, "(*testing.M).Run": true,
+	"(*testing.B).RunParallel": true, "(*testing.F).Fuzz": true,
+}
+
 // call instruments calls: group operations, blocking operations, exits,
 // and the allocating builtins (make, new, append) and conversions.
 func (r *fileRewriter) call(c *dstutil.Cursor, n *dst.CallExpr) {

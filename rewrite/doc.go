@@ -27,7 +27,11 @@
 //     a variable size that stays on the stack gets a run-time size test;
 //   - roots (main.main, tests, benchmarks, fuzz targets, examples,
 //     TestMain), the scope of every function that spawns, and the profile
-//     flush before os.Exit and log.Fatal.
+//     flush before os.Exit and log.Fatal;
+//   - calls to uninstrumented code (packages not rewritten in the same
+//     run, methods through interfaces): rtlib.At(site) before the
+//     statement, with the site of its first such call, so that the bytes
+//     they allocate are charged to that call (external.go).
 //
 // Every rewritten statement keeps its line through //line directives, so
 // compile errors, panics and stack traces name the user's file and line;
@@ -36,9 +40,10 @@
 // nothing to instrument, cgo files and files excluded by build
 // constraints are not rewritten.
 //
-// Not instrumented (the census of rtlib accounts for their memory, but
-// not per line): interface conversions, closures, map growth, appends
-// and string operations the compiler keeps on the stack, method values
-// of hooked methods (f := wg.Done), and groups reached through an
-// unexported embedded field of another package (a warning says so).
+// Not instrumented (rtlib accounts for their memory, charged to the last
+// external call marked or the last hook passed rather than to their own
+// line): interface conversions, closures, map growth, appends and string
+// operations the compiler keeps on the stack, method values of hooked
+// methods (f := wg.Done), and groups reached through an unexported
+// embedded field of another package (a warning says so).
 package rewrite

@@ -42,6 +42,10 @@ type Input struct {
 	Info  *types.Info
 	Names *namer  // shared by the files of one package
 	Esc   Escapes // nil: every site is heap
+	// Instrumented holds the import paths of the packages rewritten in
+	// this run: calls to their functions need no rtlib.At marker (nil:
+	// Pkg's only).
+	Instrumented map[string]bool
 }
 
 // Output is the result of rewriting one file.
@@ -261,6 +265,9 @@ func (r *fileRewriter) rewrite() {
 }
 
 func (r *fileRewriter) pre(c *dstutil.Cursor) bool {
+	if s, ok := c.Node().(dst.Stmt); ok && c.Index() >= 0 {
+		r.markExternal(c, s)
+	}
 	switch n := c.Node().(type) {
 	case *dst.FuncDecl:
 		fd, _ := r.astOf(n).(*ast.FuncDecl)

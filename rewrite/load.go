@@ -114,9 +114,15 @@ func Packages(ctx context.Context, cfg Config, patterns ...string) (*Result, err
 	})
 	out := &Result{Files: map[string]*Output{}, Escape: escRes}
 	done := map[string]bool{}
+	instrumented := map[string]bool{}
 	for _, p := range pkgs {
-		if strings.HasSuffix(p.PkgPath, ".test") && p.Name == "main" && strings.HasSuffix(p.ID, ".test") {
-			continue // the generated test main
+		if !isTestMain(p) && p.Types != nil {
+			instrumented[p.Types.Path()] = true
+		}
+	}
+	for _, p := range pkgs {
+		if isTestMain(p) {
+			continue
 		}
 		names := newNamer(p.Syntax)
 		for _, f := range p.Syntax {
@@ -125,7 +131,7 @@ func Packages(ctx context.Context, cfg Config, patterns ...string) (*Result, err
 				continue
 			}
 			done[name] = true
-			o, err := File(Input{Fset: p.Fset, File: f, Pkg: p.Types, Info: p.TypesInfo, Names: names, Esc: esc})
+			o, err := File(Input{Fset: p.Fset, File: f, Pkg: p.Types, Info: p.TypesInfo, Names: names, Esc: esc, Instrumented: instrumented})
 			if err != nil {
 				return nil, err
 			}
@@ -142,6 +148,9 @@ func Packages(ctx context.Context, cfg Config, patterns ...string) (*Result, err
 	out.Warnings = append(out.Warnings, sp...)
 	// Files the go command lists but whose syntax went through cgo.
 	for _, p := range pkgs {
+		if isTestMain(p) {
+			continue
+		}
 		for _, g := range p.GoFiles {
 			if !done[g] {
 				done[g] = true
@@ -157,6 +166,11 @@ func Packages(ctx context.Context, cfg Config, patterns ...string) (*Result, err
 		return a.Offset < b.Offset
 	})
 	return out, nil
+}
+
+// isTestMain reports whether p is the main package go test generates.
+func isTestMain(p *packages.Package) bool {
+	return strings.HasSuffix(p.PkgPath, ".test") && p.Name == "main" && strings.HasSuffix(p.ID, ".test")
 }
 
 // structureWarnings reports the uses of goroutine groups that are not

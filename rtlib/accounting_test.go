@@ -25,7 +25,29 @@ type accCase struct {
 	// not absurd (at most most).
 	most func(p int64) int64
 	why  string // a reason must contain it
+	// lines are per-line figures to check: the line of main.go whose
+	// comment ends with the mark is charged alloc bytes (within
+	// lineUnder below and lineSlack above), in total and in MHWM_64's
+	// antichain.
+	lines []lineCase
 }
+
+// lineCase is a per-line figure of a program (see accCase.lines).
+type lineCase struct {
+	mark  string // the comment ending the line: "// external"
+	alloc int64  // bytes allocated there in all, also its MHWM_64 share
+}
+
+// lineSlack is what a line's figure may exceed its analytic value by:
+// size-class rounding and the small allocations (the runtime's and the
+// program's own) that the same reading of runtime/metrics finds.
+// lineUnder is what it may fall short by: rtlib subtracts its own small
+// allocations (16 bytes per tracked object) from a reading before the
+// runtime counts them (when their span leaves the allocation cache).
+const (
+	lineSlack = 64 * kib
+	lineUnder = 1 * kib
+)
 
 const (
 	kib = 1 << 10
@@ -45,6 +67,9 @@ var accCases = []accCase{
 		mhwm: func(p int64) int64 { return 16 * 256 * kib }},
 	{name: "later", exact: true, serial: 3 * mib,
 		mhwm: func(p int64) int64 { return 3 * mib }},
+	{name: "external", exact: true, serial: 8 * (64*kib + mib),
+		mhwm:  func(p int64) int64 { return 8 * (64*kib + mib) },
+		lines: []lineCase{{mark: "// external", alloc: 8 * mib}, {mark: "// hooked", alloc: 8 * 64 * kib}}},
 	{name: "pipeline", why: "channel communication between goroutines",
 		mhwm: func(p int64) int64 { return 2 * 64 * kib },
 		most: func(p int64) int64 { return 2 * 32 * 64 * kib }},
@@ -128,7 +153,50 @@ func TestAccounting(t *testing.T) {
 			if m, _ := r.MHWMAt(64); sum != m {
 				t.Errorf("per-line MHWM_64 sums to %d, MHWM_64 = %d", sum, m)
 			}
+			for _, lc := range c.lines {
+				checkLine(t, filepath.Join(root, "rtlib/testdata/accounting", c.name, "main.go"), r.Lines, lc)
+			}
 		})
+	}
+}
+
+// checkLine checks the figures of the line of file that ends with
+// lc.mark: allocated bytes and share of MHWM_64 both lc.alloc, within
+// lineUnder below and lineSlack above.
+func checkLine(t *testing.T, file string, lines []profile.Line, lc lineCase) {
+	t.Helper()
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for i, l := range strings.Split(string(src), "\n") {
+		if strings.HasSuffix(l, lc.mark) {
+			n = i + 1
+		}
+	}
+	if n == 0 {
+		t.Fatalf("%s: no line ends with %q", file, lc.mark)
+	}
+	// Profiles name files relative to SPGO_SOURCE_ROOT when it is set.
+	suffix := filepath.ToSlash(filepath.Join(filepath.Base(filepath.Dir(file)), filepath.Base(file)))
+	var alloc, share int64
+	for _, l := range lines {
+		if (l.File == file || strings.HasSuffix(l.File, "/"+suffix)) && l.Line == n {
+			alloc += l.AllocBytes
+			share += l.MHWMBytes["64"]
+		}
+	}
+	if alloc < lc.alloc-lineUnder || alloc > lc.alloc+lineSlack {
+		t.Errorf("line %d (%s): %d bytes allocated, want %d - %d … + %d", n, lc.mark, alloc, lc.alloc, lineUnder, lineSlack)
+	}
+	if share < lc.alloc-lineUnder || share > lc.alloc+lineSlack {
+		t.Errorf("line %d (%s): %d bytes of MHWM_64, want %d - %d … + %d", n, lc.mark, share, lc.alloc, lineUnder, lineSlack)
+	}
+	if t.Failed() {
+		for _, l := range lines {
+			t.Logf("%s:%d %s: alloc %d, MHWM_64 %d", l.File, l.Line, l.Func, l.AllocBytes, l.MHWMBytes["64"])
+		}
 	}
 }
 

@@ -147,6 +147,26 @@ func allocp(site Site, n int64, p unsafe.Pointer) {
 	}
 }
 
+// At tells rtlib that the running task is about to call uninstrumented
+// code (the standard library, a dependency, a method through an
+// interface) at site. The rewriter puts rtlib.At(site) right before every
+// statement that makes such a call, in the same block, with the site of
+// its first one (rewrite/README.md lists the shapes). The heap bytes that
+// hooks do not explain, read from runtime/metrics at the next baton
+// switch, task end or census, are charged to the last site marked since
+// the previous reading rather than to the last instrumented site the task
+// passed; and a watchdog warning about a holder stuck in the call names
+// the site (the heartbeat is stored even when no root is open). At
+// allocates nothing; the caller is taken to be the holder, as allocation
+// hooks do, and nothing is marked when no root is open or there is no
+// holder.
+func At(site Site) {
+	hb.Store(int32(site))
+	if d := holderDnode(); d != nil {
+		d.extSite = site
+	}
+}
+
 // pool adds n untracked bytes at site to d's current chunk.
 func (d *dnode) pool(site Site, n int64) {
 	mem.poolLive += n
@@ -169,33 +189,55 @@ func (d *dnode) pool(site Site, n int64) {
 }
 
 // switchTo is called at every baton switch: the uninstrumented bytes
-// allocated since the last reading are charged to the task that ran.
+// allocated since the last reading are charged to the task that ran. A
+// task that ended (and was not detached by the end of its root) was read
+// at its end (dagReturn); only rtlib ran since, and the reading is left
+// to the next holder's switch.
 func switchTo(next *dnode) {
 	if !mem.on {
 		mem.holder = next
 		return
 	}
-	chargeUninstrumented(mem.holder)
+	if h := mem.holder; h == nil || !h.finished || h.detached {
+		chargeUninstrumented(h)
+	}
 	mem.holder = next
 	noteRan(next)
 }
 
 // chargeUninstrumented reads runtime/metrics and charges what hooks did
-// not explain to d, at the last site d ran.
+// not explain to d: at the last external call site d marked (At) since
+// the previous reading, else at the last instrumented site d ran. Every
+// reading starts a new interval: the mark is cleared.
 func chargeUninstrumented(d *dnode) int64 {
 	a := readAllocs()
 	delta := int64(a-mem.lastA) - mem.hooked - mem.own
 	mem.lastA, mem.hooked, mem.own = a, 0, 0
+	// At marks the holder only, and every caller charges the holder, or
+	// the task that held the baton until now; clear both all the same.
+	var site Site
+	if d != nil {
+		site, d.extSite = d.extSite, 0
+	}
+	if h := mem.holder; h != nil {
+		h.extSite = 0
+	}
 	if delta <= 0 {
 		return 0
 	}
-	if d == nil || d.detached {
+	if d == nil || d.detached || d.finished {
+		// No task, or one whose part of the DAG is closed (bytes
+		// after its Return: rtlib's own, mostly): no open strand to
+		// charge them to.
 		mem.orphan += delta
 		return 0
 	}
-	d.root.siteAlloc(d.lastSite, delta)
-	d.add(d.lastSite, delta)
-	d.pool(d.lastSite, delta)
+	if site == 0 {
+		site = d.lastSite
+	}
+	d.root.siteBytes(site, delta)
+	d.add(site, delta)
+	d.pool(site, delta)
 	mem.since += delta
 	return delta
 }
@@ -223,14 +265,19 @@ func census(c *dnode, pending int64) {
 	c.root.censuses++
 	mem.maxSince = max(mem.maxSince, mem.since)
 	c.root.maxSince = max(c.root.maxSince, mem.since)
+	mem.hooked += pending // allocated already, charged by the caller after
+	// What runtime/metrics saw before the collection (large objects, at
+	// once) is charged as at a switch; only what the collection flushes
+	// out of the allocation caches is late.
+	early := int64(readAllocs()-mem.lastA) - mem.hooked - mem.own
 	runtime.GC()
 	b := barrier(c)
 	mem.ran = mem.ran[:0]
 	mem.interval++
 	noteRan(c)
-	mem.hooked += pending // allocated already, charged by the caller after
 	lag := chargeUninstrumented(c)
 	mem.hooked = -pending
+	lag -= min(lag, max(early, 0))
 	c.root.lagged += lag
 	metrics.Read(mem.samples[:])
 	heapLive := int64(mem.samples[1].Value.Uint64())

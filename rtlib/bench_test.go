@@ -1,6 +1,7 @@
 package rtlib
 
 import (
+	"bytes"
 	"sync"
 	"testing"
 
@@ -10,6 +11,7 @@ import (
 var (
 	sinkP   *[64]byte
 	sinkS   []int
+	sinkB   []byte
 	backing [64]byte
 	backS   = make([]int, 16)
 )
@@ -33,6 +35,18 @@ func BenchmarkAllocHook(b *testing.B) {
 			})
 		})
 	}
+}
+
+// BenchmarkAtHook is the cost of the marker the rewriter puts before a
+// statement that calls uninstrumented code (rtlib.At: the heartbeat and
+// the holder's mark), inside a root, as in an instrumented program.
+func BenchmarkAtHook(b *testing.B) {
+	b.ReportAllocs()
+	inRoot(func() {
+		for i := 0; i < b.N; i++ {
+			At(sCall)
+		}
+	})
 }
 
 // BenchmarkAllocPlain is the uninstrumented baseline of BenchmarkAllocHook:
@@ -187,11 +201,17 @@ func BenchmarkMutexHandoff(b *testing.B) {
 }
 
 // TestSwitchesDoNotAllocate: strand switches (rendezvous, parking, the
-// baton moving) and the allocation hooks allocate nothing.
+// baton moving), the allocation hooks and the external-call marker
+// allocate nothing.
 func TestSwitchesDoNotAllocate(t *testing.T) {
 	if n := testing.AllocsPerRun(1000, func() { sinkP = New(sMake, &backing) }); n != 0 {
 		t.Errorf("allocation hook: %v allocations", n)
 	}
+	inRoot(func() {
+		if n := testing.AllocsPerRun(1000, func() { At(sCall) }); n != 0 {
+			t.Errorf("rtlib.At: %v allocations", n)
+		}
+	})
 	inRoot(func() {
 		ping, pong := make(chan int), make(chan int)
 		spawn(func() {
@@ -216,6 +236,38 @@ func TestSwitchesDoNotAllocate(t *testing.T) {
 		Close(ping)
 	})
 	quiet(t)
+}
+
+// TestAtMark: At stores the heartbeat and marks the holder; the next
+// reading charges what uninstrumented code allocated to the marked site,
+// not to the last hook's, and clears the mark.
+func TestAtMark(t *testing.T) {
+	At(sCall) // no root: the heartbeat only
+	if Site(hb.Load()) != sCall {
+		t.Errorf("heartbeat %d, want %d", hb.Load(), sCall)
+	}
+	inRoot(func() {
+		d := holderDnode()
+		if d == nil {
+			t.Fatal("no holder in a root")
+		}
+		d.lastSite = sMake // as after an allocation hook
+		At(sCall)
+		if d.extSite != sCall {
+			t.Fatalf("mark %d, want %d", d.extSite, sCall)
+		}
+		sinkB = bytes.Repeat([]byte{1}, 1<<20) // uninstrumented: seen at once
+		chargeUninstrumented(d)
+		if d.extSite != 0 {
+			t.Errorf("mark %d after a reading, want 0", d.extSite)
+		}
+		if n := d.root.allocB[sCall]; n < 1<<20 || n > 1<<20+64<<10 {
+			t.Errorf("%d bytes charged to the marked site, want 1 MiB", n)
+		}
+		if n := d.root.allocB[sMake]; n > 64<<10 {
+			t.Errorf("%d bytes charged to the hook's site", n)
+		}
+	})
 }
 
 // BenchmarkSelectPingPong: a round trip where the receiving side is a

@@ -29,10 +29,16 @@ func dagUnfork(t *Task) {
 func dagStart(t *Task) {}
 
 // dagReturn: the child ends (Finish), holding the baton. sched.mu held.
-// mhwm: Return.
+// mhwm: Return. What uninstrumented code allocated since the last
+// reading is the child's: it is read before the Return, which closes the
+// child's part of the DAG (the switch that follows would charge it too
+// late, to a task the engine no longer sees).
 func dagReturn(t *Task) {
-	if t.dn != nil {
-		t.dn.ret()
+	if d := t.dn; d != nil {
+		if mem.on && mem.holder == d && !d.finished {
+			chargeUninstrumented(d)
+		}
+		d.ret()
 	}
 }
 
@@ -139,5 +145,5 @@ func commOp(site Site, what string) {
 		return // no other goroutine of the root is running: nothing to synchronise with
 	}
 	r.commSeen = true
-	r.reasonAt(site, what+" between goroutines: not series-parallel. The figures are the upper bound of the series-parallel relaxation (the edge dropped; memory passed through it is charged until the join); `spbuild run -simulate` simulates schedules that respect it")
+	r.reasonAt(site, what+" between goroutines: not series-parallel. The figures are the upper bound of the series-parallel relaxation (the edge dropped; memory passed through it is charged until the join)")
 }

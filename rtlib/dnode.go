@@ -91,6 +91,7 @@ type dnode struct {
 	segSign  int8
 
 	lastSite Site   // the last instrumented site it ran (attribution of uninstrumented bytes)
+	extSite  Site   // the last external call it marked (At) since the last reading, 0: none
 	ranIn    uint32 // the census interval it last ran program code in
 	ranEp    int64  // its epoch then (the latest strand that ran)
 	bigLive  int64  // bytes of its tracked objects not found dead

@@ -252,7 +252,10 @@
 // read only its size. They are placed only at sites the compiler's escape
 // analysis puts on the heap, so a hook never moves a value to the heap.
 // Allocations by uninstrumented code are read from runtime/metrics at
-// every baton switch and charged to the last site the task ran. Deaths
+// every baton switch and at the end of every task, and charged to the
+// call site that caused them: the rewriter calls At(site) before every
+// statement that calls uninstrumented code, and the bytes of an interval
+// go to the last such site, else to the last hooked site. Deaths
 // are found by censuses (runtime.GC) under a bounded-error rule; big
 // objects are tracked with weak pointers. ACCOUNTING.md has the
 // mechanisms measured, the choice, and its error bound.

@@ -160,14 +160,22 @@ func sitePos(site Site) string {
 	return "?"
 }
 
+// siteAlloc adds one allocation of n bytes to site's totals.
 func (r *proot) siteAlloc(site Site, n int64) {
+	r.siteBytes(site, n)
+	r.allocN[site]++
+}
+
+// siteBytes adds n bytes to site's totals without counting an
+// allocation: bytes of uninstrumented code, whose number of objects is
+// not known.
+func (r *proot) siteBytes(site Site, n int64) {
 	if int(site) >= len(r.allocB) {
 		k := max(int(site)+1, len(sites.all))
 		r.allocB = slices.Grow(r.allocB, k-len(r.allocB))[:k]
 		r.allocN = slices.Grow(r.allocN, k-len(r.allocN))[:k]
 	}
 	r.allocB[site] += n
-	r.allocN[site]++
 }
 
 // member records that spawner's goroutines join group g.
