@@ -185,11 +185,12 @@ func watchdog() {
 }
 
 // busy reports whether the process used at least a tenth of a CPU since
-// cpu0 (over idle): a holder blocked in a system call or a channel
-// operation of uninstrumented code uses next to nothing.
+// cpu0 (over idle), or has a thread waiting for a CPU: a holder blocked
+// in a system call or a channel operation of uninstrumented code uses
+// next to nothing, but so does one starved by a loaded machine.
 func busy(cpu0, idle time.Duration) bool {
 	c := cpuTime()
-	return c >= 0 && cpu0 >= 0 && c-cpu0 >= idle/10
+	return c >= 0 && cpu0 >= 0 && c-cpu0 >= idle/10 || othersRunnable()
 }
 
 // steals counts the times the watchdog took the baton (tests).
