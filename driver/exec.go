@@ -58,12 +58,9 @@ func (p *Prepared) Run(ctx context.Context, cfg Config, pkg string, prog Program
 		return 0, err
 	}
 	defer os.RemoveAll(tmp)
-	name := path.Base(strings.TrimSuffix(pkg, "/..."))
-	if name == "." || name == "/" || name == "" {
-		name = path.Base(p.Module)
-	}
+	name := path.Base(pkg) // an import path
 	if abs, err := filepath.Abs(filepath.Join(cfg.Dir, pkg)); err == nil && strings.HasPrefix(pkg, ".") {
-		name = filepath.Base(abs)
+		name = filepath.Base(abs) // a directory: the go command's name
 	}
 	bin := filepath.Join(tmp, name)
 	if err := p.Build(ctx, cfg, bin, pkg, prog.BuildStderr); err != nil {

@@ -9,7 +9,6 @@ import (
 	"go/version"
 	"os"
 	"os/exec"
-	"sort"
 	"strings"
 )
 
@@ -91,13 +90,4 @@ func setEnv(env []string, key, value string) []string {
 		}
 	}
 	return append(out, key+"="+value)
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
 }

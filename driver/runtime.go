@@ -6,9 +6,11 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	spgo "github.com/spgo/spgo"
@@ -49,7 +51,7 @@ func extractRuntime(cacheDir, goLine string) (string, error) {
 	}
 	files["go.mod"] = []byte("module " + RuntimeModule + "\n\ngo " + goLine + "\n")
 	h := sha256.New()
-	for _, name := range sortedKeys(files) {
+	for _, name := range slices.Sorted(maps.Keys(files)) {
 		fmt.Fprintf(h, "%s\x00%d\x00", name, len(files[name]))
 		h.Write(files[name])
 	}
@@ -62,7 +64,7 @@ func extractRuntime(cacheDir, goLine string) (string, error) {
 		return "", fmt.Errorf("extract runtime: %w", err)
 	}
 	defer os.RemoveAll(tmp)
-	for _, name := range sortedKeys(files) {
+	for _, name := range slices.Sorted(maps.Keys(files)) {
 		p := filepath.Join(tmp, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return "", fmt.Errorf("extract runtime: %w", err)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"runtime"
+	"strconv"
 	"syscall"
 )
 
@@ -15,14 +16,14 @@ import (
 func othersRunnable() bool {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	self := syscall.Gettid()
+	self := strconv.Itoa(syscall.Gettid())
 	dir, err := os.ReadDir("/proc/self/task")
 	if err != nil {
 		return false
 	}
 	var buf [512]byte
 	for _, e := range dir {
-		if e.Name() == itoaTid(self) {
+		if e.Name() == self {
 			continue
 		}
 		f, err := os.Open("/proc/self/task/" + e.Name() + "/stat")
@@ -47,17 +48,4 @@ func threadState(stat []byte) byte {
 		return 0
 	}
 	return stat[i+2]
-}
-
-func itoaTid(n int) string {
-	var b [20]byte
-	i := len(b)
-	for {
-		i--
-		b[i] = byte('0' + n%10)
-		n /= 10
-		if n == 0 {
-			return string(b[i:])
-		}
-	}
 }

@@ -6,9 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -203,12 +204,7 @@ type pkgProfile struct {
 func collect(p *driver.Prepared, dir string, pmax int) (*profile.Profile, []pkgProfile) {
 	merged := &profile.Profile{Schema: profile.Schema, Program: "go test", PMax: pmax}
 	var per []pkgProfile
-	paths := make([]string, 0, len(p.Packages))
-	for ip := range p.Packages {
-		paths = append(paths, ip)
-	}
-	sort.Strings(paths)
-	for _, ip := range paths {
+	for _, ip := range slices.Sorted(maps.Keys(p.Packages)) {
 		prof, err := profile.ReadFile(driver.ProfileFor(dir, p.Packages[ip]))
 		if errors.Is(err, fs.ErrNotExist) {
 			continue

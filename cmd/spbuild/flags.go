@@ -5,7 +5,9 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -136,12 +138,7 @@ func warnings(ws []rewrite.Warning, verbose bool) {
 		}
 		counts[key]++
 	}
-	keys := make([]string, 0, len(counts))
-	for k := range counts {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(counts)) {
 		if counts[k] == 1 {
 			fmt.Fprintf(os.Stderr, "spbuild: %s\n", first[k])
 		} else {
