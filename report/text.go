@@ -19,8 +19,38 @@ type Options struct {
 	// (and PMax itself).
 	Ps []int
 	// Lines is how many lines to list per root (the largest shares of
-	// the worst case at the largest p); 0 lists none.
+	// the worst case at Q); 0 lists none.
 	Lines int
+	// Q is the processor count of the per-line table; 0 is the largest.
+	Q int
+	// Root, when set, limits the report to the root of that name.
+	Root string
+}
+
+// SelectRoots returns the roots of p named name, or all of them when name
+// is empty; an unknown name is an error that lists the names there are.
+func SelectRoots(p *profile.Profile, name string) ([]*profile.Root, error) {
+	var out []*profile.Root
+	var names []string
+	for i := range p.Roots {
+		r := &p.Roots[i]
+		names = append(names, r.Name)
+		if name == "" || r.Name == name {
+			out = append(out, r)
+		}
+	}
+	if name != "" && len(out) == 0 {
+		if len(names) == 0 {
+			return nil, fmt.Errorf("no root %q: the profile has no roots", name)
+		}
+		const show = 20
+		list := strings.Join(names[:min(len(names), show)], ", ")
+		if len(names) > show {
+			list += fmt.Sprintf(", … (%d in all)", len(names))
+		}
+		return nil, fmt.Errorf("no root %q in the profile; roots: %s", name, list)
+	}
+	return out, nil
 }
 
 // DefaultPs returns 1, 2, 4, … ≤ pmax, and pmax.
@@ -50,12 +80,19 @@ func (o Options) ps(pmax int) []int {
 
 // Text writes the report of every root of p.
 func Text(w io.Writer, p *profile.Profile, o Options) error {
+	roots, err := SelectRoots(p, o.Root)
+	if err != nil {
+		return err
+	}
+	if o.Q < 0 || o.Q > p.PMax {
+		return fmt.Errorf("p = %d is outside the profile (pmax %d)", o.Q, p.PMax)
+	}
 	ew := &errWriter{w: w}
 	if p.Partial {
 		fmt.Fprintln(ew, "spgo: partial profile: the program did not end normally; figures cover what ran")
 	}
-	for i := range p.Roots {
-		root(ew, p, &p.Roots[i], o)
+	for _, r := range roots {
+		root(ew, p, r, o)
 	}
 	for _, wn := range p.Warnings {
 		if wn.Pos != "" {
@@ -101,45 +138,78 @@ func root(w io.Writer, p *profile.Profile, r *profile.Root, o Options) {
 	fmt.Fprintf(w, "  serial peak %s; work %d, span %d, %d strands, %d spawns; %d censuses (error ≤ %s)\n",
 		Bytes(r.SerialPeak), r.Work, r.Span, r.Strands, r.Spawns, r.Censuses, Bytes(r.CensusError))
 	if o.Lines > 0 && len(r.MHWM) > 0 {
-		lines(w, p.PMax, r, o.Lines)
+		q := o.Q
+		if q == 0 {
+			q = p.PMax
+		}
+		lines(w, r, q, o.Lines)
 	}
 }
 
-// lines lists the largest shares of MHWM_pmax.
-func lines(w io.Writer, pmax int, r *profile.Root, n int) {
-	key := strconv.Itoa(pmax)
-	total, _ := r.MHWMAt(pmax)
-	ls := make([]profile.Line, 0, len(r.Lines))
-	for _, l := range r.Lines {
-		if l.MHWMBytes[key] > 0 {
-			ls = append(ls, l)
+// lineShare is one row of the per-line table.
+type lineShare struct {
+	l     *profile.Line
+	bytes int64
+	split profile.Split
+}
+
+// topLines returns the lines with a share of MHWM_q, largest first (ties
+// in file and line order).
+func topLines(r *profile.Root, q int) []lineShare {
+	var ls []lineShare
+	for i := range r.Lines {
+		l := &r.Lines[i]
+		if b, sp, ok := r.LineMHWM(l, q); ok && b != 0 {
+			ls = append(ls, lineShare{l, b, sp})
 		}
 	}
+	sort.SliceStable(ls, func(i, j int) bool { return ls[i].bytes > ls[j].bytes })
+	return ls
+}
+
+// lines lists the largest shares of MHWM_q with their split and source.
+func lines(w io.Writer, r *profile.Root, q, n int) {
+	total, _ := r.MHWMAt(q)
+	if _, ok := r.AttributedAt(q); !ok {
+		fmt.Fprintf(w, "  no per-line figures for p=%d in this profile\n", q)
+		return
+	}
+	ls := topLines(r, q)
 	if len(ls) == 0 {
 		return
 	}
-	sort.SliceStable(ls, func(i, j int) bool { return ls[i].MHWMBytes[key] > ls[j].MHWMBytes[key] })
-	fmt.Fprintf(w, "  lines in the worst case at p=%d:\n", pmax)
+	fmt.Fprintf(w, "  lines in the worst case at p=%d (MHWM_%d = %s):\n", q, q, Bytes(total))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprint(tw, "    line\tfunction\tbytes\tshare\trunning\tcompleted\tsuspended\tallocated\tsource\n")
 	more := len(ls) - n
-	for i, l := range ls {
+	for i, s := range ls {
 		if i == n {
 			break
 		}
-		share := ""
+		l := s.l
+		share := "-"
 		if total > 0 {
-			share = fmt.Sprintf("%.1f%%", 100*float64(l.MHWMBytes[key])/float64(total))
+			share = fmt.Sprintf("%.1f%%", 100*float64(s.bytes)/float64(total))
 		}
-		how := fmt.Sprintf("in %d", l.Allocs)
+		how := fmt.Sprintf("%s in %d", Bytes(l.AllocBytes), l.Allocs)
 		if l.Allocs == 0 {
-			how = "by uninstrumented code"
+			how = Bytes(l.AllocBytes) + " by uninstrumented code"
 		}
-		fmt.Fprintf(tw, "    %s:%d\t%s\t%s\t%s\tallocated %s %s\n", l.File, l.Line, l.Func, Bytes(l.MHWMBytes[key]), share, Bytes(l.AllocBytes), how)
+		fmt.Fprintf(tw, "    %s:%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", l.File, l.Line, l.Func, Bytes(s.bytes), share,
+			dash(s.split.Running), dash(s.split.Completed), dash(s.split.Suspended), how, l.Text)
 	}
 	tw.Flush()
 	if more > 0 {
 		fmt.Fprintf(w, "    … %d more lines\n", more)
 	}
+}
+
+// dash formats a byte count, "-" for none.
+func dash(n int64) string {
+	if n == 0 {
+		return "-"
+	}
+	return Bytes(n)
 }
 
 // Bytes formats n bytes with a binary unit and one decimal.

@@ -36,9 +36,12 @@ func TestText(t *testing.T) {
 		Name: "main.main", Exact: false, Reasons: []string{"main.go:9: channel communication"},
 		MHWM:       []profile.Point{{P: 1, Bytes: 1 << 20}, {P: 2, Bytes: 2 << 20}, {P: 3, Bytes: 3 << 20}, {P: 4, Bytes: 3 << 20}},
 		SerialPeak: 1 << 20,
+		Attributed: []int{1, 2, 3, 4},
 		Lines: []profile.Line{
-			{File: "main.go", Line: 12, Func: "main.work", AllocBytes: 8 << 20, Allocs: 8, MHWMBytes: map[string]int64{"4": 3 << 20}},
-			{File: "main.go", Line: 20, Func: "main.main", AllocBytes: 4096, MHWMBytes: map[string]int64{"4": 1}},
+			{File: "main.go", Line: 12, Func: "main.work", AllocBytes: 8 << 20, Allocs: 8, Text: "buf := make([]byte, n)",
+				MHWMBytes: map[string]int64{"1": 1 << 20, "2": 2 << 20, "3": 3<<20 - 1, "4": 3<<20 - 1},
+				MHWMSplit: map[string]profile.Split{"4": {Running: 2 << 20, Completed: 1<<20 - 1}}},
+			{File: "main.go", Line: 20, Func: "main.main", AllocBytes: 4096, MHWMBytes: map[string]int64{"3": 1, "4": 1}},
 		},
 	}}}
 	var b strings.Builder
@@ -51,13 +54,58 @@ func TestText(t *testing.T) {
 		"main.main: not exact",
 		"because: main.go:9: channel communication",
 		"1 MiB  2 MiB  3 MiB",
+		"lines in the worst case at p=4 (MHWM_4 = 3 MiB)",
 		"main.go:12  main.work  3 MiB",
-		"100.0%",
-		"allocated 8 MiB in 8",
+		"100.0%  2 MiB    1024 KiB   -          8 MiB in 8  buf := make([]byte, n)",
 		"… 1 more lines",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("report lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+func TestTextOptions(t *testing.T) {
+	p := &profile.Profile{Schema: profile.Schema, PMax: 2, Roots: []profile.Root{
+		{Name: "TestA", Exact: true, MHWM: []profile.Point{{P: 1, Bytes: 10}, {P: 2, Bytes: 20}}, Attributed: []int{1, 2},
+			Lines: []profile.Line{{File: "a.go", Line: 3, Func: "p.A", Allocs: 2, AllocBytes: 20, MHWMBytes: map[string]int64{"1": 10, "2": 20}}}},
+		{Name: "TestB", Exact: true, MHWM: []profile.Point{{P: 1, Bytes: 5}, {P: 2, Bytes: 5}}},
+	}}
+	tests := []struct {
+		name      string
+		o         Options
+		want, not []string
+		err       string
+	}{
+		{"all", Options{Lines: 5}, []string{"TestA: exact", "TestB: exact", "at p=2 (MHWM_2 = 20 B)", "a.go:3"}, nil, ""},
+		{"root", Options{Lines: 5, Root: "TestB"}, []string{"TestB: exact"}, []string{"TestA"}, ""},
+		{"q", Options{Lines: 5, Q: 1, Root: "TestA"}, []string{"at p=1 (MHWM_1 = 10 B)", "10 B   100.0%"}, nil, ""},
+		{"unknown root", Options{Root: "TestC"}, nil, nil, `no root "TestC" in the profile; roots: TestA, TestB`},
+		{"bad q", Options{Q: 3}, nil, nil, "p = 3 is outside the profile (pmax 2)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b strings.Builder
+			err := Text(&b, p, tt.o)
+			if tt.err != "" {
+				if err == nil || err.Error() != tt.err {
+					t.Fatalf("error %v, want %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(b.String(), w) {
+					t.Errorf("report lacks %q:\n%s", w, b.String())
+				}
+			}
+			for _, w := range tt.not {
+				if strings.Contains(b.String(), w) {
+					t.Errorf("report has %q:\n%s", w, b.String())
+				}
+			}
+		})
 	}
 }

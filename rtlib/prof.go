@@ -3,6 +3,7 @@ package rtlib
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -12,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/spgo/spgo/rtlib/mhwm"
 	"github.com/spgo/spgo/rtlib/profile"
@@ -210,7 +212,9 @@ func (r *proot) delayReason(s *scope) string {
 // beginRoot opens the profile of a root run by task t.
 func beginRoot(t *Task, site Site) {
 	cfgSites()
-	mc := mhwm.Config{P: cfg.pmax, Threshold: cfg.threshold, Attribution: cfg.threshold == 0}
+	began := time.Now()
+	mc := mhwm.Config{P: cfg.pmax, Threshold: cfg.threshold, Attribution: cfg.threshold == 0,
+		Clock: func() int64 { return int64(time.Since(began)) }}
 	eng, err := mhwm.New(mc)
 	if err != nil {
 		panic(err) // cfg ranges make this impossible
@@ -349,18 +353,21 @@ func (r *proot) build() profile.Root {
 	if res.Threshold != nil {
 		out.Threshold = &profile.ThresholdAnswer{M: res.Threshold.M, P: res.Threshold.P, Value: res.Threshold.Value, AtLeastHalf: res.Threshold.AtLeastHalf}
 	}
-	out.Lines = r.lines(res)
+	r.lines(res, &out)
 	return out
 }
 
-// attributedQs are the processor counts the per-line table gives: powers
-// of two up to pmax, and pmax.
-func attributedQs(pmax int) []int {
+// attributedQs are the processor counts the per-line table gives: 1,
+// every q where MHWM_q changes, the powers of two and pmax. Every other q
+// has the worst case of the largest of these below it.
+func attributedQs(res *mhwm.Result) []int {
 	var qs []int
-	for q := 1; q < pmax; q *= 2 {
-		qs = append(qs, q)
+	for q := 1; q <= res.PMax; q++ {
+		if q == 1 || q == res.PMax || q&(q-1) == 0 || res.MHWM[q] != res.MHWM[q-1] {
+			qs = append(qs, q)
+		}
 	}
-	return append(qs, pmax)
+	return qs
 }
 
 type lineKey struct {
@@ -369,50 +376,83 @@ type lineKey struct {
 	fn   string
 }
 
-// lines builds the per-line table: allocation totals by site, and each
-// site's share of MHWM_q for the attributed q.
-func (r *proot) lines(res *mhwm.Result) []profile.Line {
-	rows := map[lineKey]*profile.Line{}
-	row := func(site Site) *profile.Line {
-		rec, ok := Lookup(site)
-		k := lineKey{"(unknown)", 0, "(unknown)"}
-		if ok {
+// lineTable builds a root's per-line rows, keyed by source line.
+type lineTable struct {
+	rows  map[lineKey]*profile.Line
+	bySit map[Site]lineKey
+	text  *sourceCache
+}
+
+func (lt *lineTable) row(site Site) *profile.Line {
+	k, ok := lt.bySit[site]
+	if !ok {
+		k = lineKey{"(unknown)", 0, "(unknown)"}
+		if rec, ok := Lookup(site); ok {
 			k = lineKey{sourceName(rec.File), int(rec.Line), rec.Func}
 		}
-		l := rows[k]
-		if l == nil {
-			l = &profile.Line{File: k.file, Line: k.line, Func: k.fn, MHWMBytes: map[string]int64{}}
-			rows[k] = l
-		}
-		return l
+		lt.bySit[site] = k
 	}
+	l := lt.rows[k]
+	if l == nil {
+		l = &profile.Line{File: k.file, Line: k.line, Func: k.fn, MHWMBytes: map[string]int64{}}
+		if rec, ok := Lookup(site); ok {
+			l.Text = lt.text.line(rec.File, int(rec.Line))
+		}
+		lt.rows[k] = l
+	}
+	return l
+}
+
+// lines builds the per-line table (allocation totals by site, each site's
+// share of MHWM_q for the attributed q) and the serial heap series.
+func (r *proot) lines(res *mhwm.Result, out *profile.Root) {
+	lt := &lineTable{rows: map[lineKey]*profile.Line{}, bySit: map[Site]lineKey{}, text: &sourceCache{}}
 	for s, n := range r.allocB {
 		if n != 0 || r.allocN[s] != 0 {
-			l := row(Site(s))
+			l := lt.row(Site(s))
 			l.AllocBytes += n
 			l.Allocs += r.allocN[s]
 		}
 	}
 	if res.MHWM != nil {
-		for _, q := range attributedQs(res.PMax) {
+		qs := attributedQs(res)
+		for i, q := range qs {
 			a, err := res.Attribute(q)
 			if err != nil {
 				r.reason("per-line attribution failed: " + err.Error())
+				qs = qs[:i]
 				break
 			}
 			key := strconv.Itoa(q)
 			for _, sh := range a.Sites {
-				if t := sh.Total(); t != 0 {
-					row(Site(sh.Site)).MHWMBytes[key] += t
+				if sh.Total() == 0 {
+					continue
 				}
+				l := lt.row(Site(sh.Site))
+				l.MHWMBytes[key] += sh.Total()
+				if l.MHWMSplit == nil {
+					l.MHWMSplit = map[string]profile.Split{}
+				}
+				sp := l.MHWMSplit[key]
+				sp.Running += sh.Running
+				sp.Completed += sh.Completed
+				sp.Suspended += sh.Suspended
+				l.MHWMSplit[key] = sp
 			}
 		}
+		out.Attributed = qs
 	}
-	out := make([]profile.Line, 0, len(rows))
-	for _, l := range rows {
-		out = append(out, *l)
+	points, byteNs, haveHeap := res.SerialHeap(heapPoints)
+	for _, pt := range points {
+		for _, sb := range pt.Sites {
+			lt.row(Site(sb.Site))
+		}
 	}
-	slices.SortFunc(out, func(a, b profile.Line) int {
+	rows := make([]profile.Line, 0, len(lt.rows))
+	for _, l := range lt.rows {
+		rows = append(rows, *l)
+	}
+	slices.SortFunc(rows, func(a, b profile.Line) int {
 		if c := strings.Compare(a.File, b.File); c != 0 {
 			return c
 		}
@@ -421,7 +461,63 @@ func (r *proot) lines(res *mhwm.Result) []profile.Line {
 		}
 		return strings.Compare(a.Func, b.Func)
 	})
-	return out
+	out.Lines = rows
+	if !haveHeap {
+		return
+	}
+	index := map[lineKey]int{}
+	for i, l := range rows {
+		index[lineKey{l.File, l.Line, l.Func}] = i
+	}
+	h := &profile.Heap{WallByteSeconds: byteNs / 1e9, Samples: []profile.HeapSample{}}
+	for _, pt := range points {
+		hs := profile.HeapSample{Strand: pt.Strand, WallSeconds: float64(pt.Time) / 1e9, Bytes: pt.Bytes}
+		byLine := map[int]int64{}
+		for _, sb := range pt.Sites {
+			byLine[index[lt.bySit[Site(sb.Site)]]] += sb.Bytes
+		}
+		for _, i := range slices.Sorted(maps.Keys(byLine)) {
+			if byLine[i] != 0 {
+				hs.Lines = append(hs.Lines, profile.LineBytes{Index: i, Bytes: byLine[i]})
+			}
+		}
+		h.Samples = append(h.Samples, hs)
+	}
+	out.Heap = h
+}
+
+// heapPoints bounds the samples of a root's heap series.
+const heapPoints = 400
+
+// sourceCache reads source lines for the per-line table, each file once.
+type sourceCache struct {
+	files map[string][]string
+}
+
+// line returns line n of file, trimmed, or "" if it cannot be read.
+func (c *sourceCache) line(file string, n int) string {
+	if c.files == nil {
+		c.files = map[string][]string{}
+	}
+	lines, ok := c.files[file]
+	if !ok {
+		data, err := os.ReadFile(file)
+		if err == nil && len(data) <= 16<<20 {
+			lines = strings.Split(string(data), "\n")
+		}
+		c.files[file] = lines
+	}
+	if n < 1 || n > len(lines) {
+		return ""
+	}
+	t := strings.TrimSpace(lines[n-1])
+	if len(t) > 200 {
+		t = t[:200]
+		for !utf8.ValidString(t) {
+			t = t[:len(t)-1]
+		}
+	}
+	return t
 }
 
 // antichain summarises the worst case for the largest q.

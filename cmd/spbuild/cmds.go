@@ -55,20 +55,14 @@ func cmdBuild(args []string) int {
 }
 
 func cmdRun(args []string) int {
-	c := newCommon("run", "run [-pmax n | -p list] [-threshold M] [-json f] [-q] [build flags] [package] [-- program args]")
+	c := newCommon("run", "run [-pmax n | -p list] [-threshold M] [-json f] [-html f] [-pprof f] [-q] [build flags] [package] [-- program args]")
 	var pf pflags
 	pf.register(c.fs)
 	threshold := c.fs.String("threshold", "", "threshold mode: answer whether MHWM_pmax ≥ this size (e.g. 512MiB) instead of computing it")
 	quiet := c.fs.Bool("q", false, "print no report (only write the files asked for)")
-	html := c.fs.String("html", "", "HTML report (not yet: see spreport)")
-	pprofOut := c.fs.String("pprof", "", "pprof profile (not yet: see spreport)")
 	pos, progArgs, err := c.parse(args)
 	if err != nil {
 		return flagErr(err)
-	}
-	if *html != "" || *pprofOut != "" {
-		fmt.Fprintln(os.Stderr, "spbuild run: -html and -pprof are not available yet (they come with spreport); use -json and convert it later")
-		return 2
 	}
 	if len(pos) > 1 {
 		fmt.Fprintf(os.Stderr, "spbuild run: one package (program arguments go after --): %v\n", pos)
@@ -118,11 +112,9 @@ func cmdRun(args []string) int {
 		}
 		return max(code, 1)
 	}
-	if pf.json != "" {
-		if err := profile.WriteFile(pf.json, prof); err != nil {
-			fail(err)
-			return max(code, 1)
-		}
+	if err := pf.write(prof, "spbuild run "+strings.Join(args, " ")); err != nil {
+		fail(err)
+		return max(code, 1)
 	}
 	if !*quiet {
 		if err := report.Text(os.Stdout, prof, report.Options{Ps: ps, Lines: pf.lines}); err != nil {
@@ -134,7 +126,7 @@ func cmdRun(args []string) int {
 }
 
 func cmdTest(args []string) int {
-	c := newCommon("test", "test [-pmax n | -p list] [-json f] [-run regexp] [build flags] [packages] [-- go test flags]")
+	c := newCommon("test", "test [-pmax n | -p list] [-json f] [-html f] [-pprof f] [-run regexp] [build flags] [packages] [-- go test flags]")
 	var pf pflags
 	pf.register(c.fs)
 	runRe := c.fs.String("run", "", "run only the tests matching this regexp (go test -run)")
@@ -175,13 +167,13 @@ func cmdTest(args []string) int {
 		return 1
 	}
 	merged, per := collect(p, tmp, pmax)
-	if pf.json != "" {
-		if len(merged.Roots) == 0 {
-			fmt.Fprintln(os.Stderr, "spbuild test: no test wrote a profile; -json not written")
-		} else if err := profile.WriteFile(pf.json, merged); err != nil {
-			fail(err)
-			return max(code, 1)
+	if len(merged.Roots) == 0 {
+		if pf.json != "" || pf.html != "" || pf.pprof != "" {
+			fmt.Fprintln(os.Stderr, "spbuild test: no test wrote a profile; -json, -html and -pprof not written")
 		}
+	} else if err := pf.write(merged, "spbuild test "+strings.Join(args, " ")); err != nil {
+		fail(err)
+		return max(code, 1)
 	}
 	if !*quiet {
 		for _, pp := range per {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	pprof "github.com/google/pprof/profile"
 	"github.com/spgo/spgo/rtlib/profile"
 )
 
@@ -74,8 +75,9 @@ func TestExamples(t *testing.T) {
 			goCmd(t, dir, "build", "-o", orig, ".")
 			want := runOut(t, dir, orig)
 
-			prof := filepath.Join(t.TempDir(), "p.json")
-			stdout, stderr, code := spbuild(t, dir, cache, "run", "-q", "-json", prof, ".")
+			out := t.TempDir()
+			prof, page, pb := filepath.Join(out, "p.json"), filepath.Join(out, "p.html"), filepath.Join(out, "p.pb.gz")
+			stdout, stderr, code := spbuild(t, dir, cache, "run", "-q", "-json", prof, "-html", page, "-pprof", pb, ".")
 			if code != 0 {
 				t.Fatalf("spbuild run: exit %d\n%s", code, stderr)
 			}
@@ -115,6 +117,7 @@ func TestExamples(t *testing.T) {
 					t.Errorf("line %s:%d: want a name relative to the module root", l.File, l.Line)
 				}
 			}
+			checkReports(t, p, page, pb)
 			// The second run finds the rewrite in the cache and reports.
 			stdout, stderr, code = spbuild(t, dir, cache, "run", "-v", ".")
 			if code != 0 || !strings.HasPrefix(stdout, want) || !strings.Contains(stdout, "MHWM") {
@@ -235,4 +238,60 @@ func treeHash(t *testing.T, dir string) string {
 		t.Fatal(err)
 	}
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// checkReports checks what spbuild run wrote beside the profile: the
+// per-line shares sum exactly to every attributed MHWM_q, the serial
+// heap series peaks at the serial peak, the HTML page has its charts and
+// the pprof profile's mhwm_64 samples sum to MHWM_64.
+func checkReports(t *testing.T, p *profile.Profile, page, pb string) {
+	t.Helper()
+	r := &p.Roots[0]
+	for _, q := range r.Attributed {
+		sum := int64(0)
+		for i := range r.Lines {
+			b, _, _ := r.LineMHWM(&r.Lines[i], q)
+			sum += b
+		}
+		if m, _ := r.MHWMAt(q); sum != m {
+			t.Errorf("lines sum to %d at p=%d, MHWM %d", sum, q, m)
+		}
+	}
+	if r.Heap == nil || len(r.Heap.Samples) == 0 {
+		t.Errorf("no heap series")
+	} else {
+		top := int64(0)
+		for _, s := range r.Heap.Samples {
+			top = max(top, s.Bytes)
+		}
+		if top != r.SerialPeak {
+			t.Errorf("heap series peaks at %d, serial peak %d", top, r.SerialPeak)
+		}
+	}
+	html, err := os.ReadFile(page)
+	if err != nil || !bytes.Contains(html, []byte("<svg")) || !bytes.Contains(html, []byte(r.Name)) {
+		t.Errorf("HTML report: %v (%d bytes)", err, len(html))
+	}
+	f, err := os.Open(pb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	pp, err := pprof.Parse(f)
+	if err != nil {
+		t.Fatalf("pprof output: %v", err)
+	}
+	idx := -1
+	for i, st := range pp.SampleType {
+		if st.Type == "mhwm_64" {
+			idx = i
+		}
+	}
+	sum := int64(0)
+	for _, s := range pp.Sample {
+		sum += s.Value[idx]
+	}
+	if m, _ := r.MHWMAt(64); idx < 0 || sum != m {
+		t.Errorf("pprof mhwm_64 sums to %d (index %d), MHWM_64 %d", sum, idx, m)
+	}
 }

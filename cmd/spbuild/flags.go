@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"slices"
@@ -13,7 +14,9 @@ import (
 	"strings"
 
 	"github.com/spgo/spgo/driver"
+	"github.com/spgo/spgo/report"
 	"github.com/spgo/spgo/rewrite"
+	"github.com/spgo/spgo/rtlib/profile"
 )
 
 // common holds the flags every command takes.
@@ -173,6 +176,8 @@ type pflags struct {
 	pmax  int
 	plist string
 	json  string
+	html  string
+	pprof string
 	lines int
 }
 
@@ -180,7 +185,31 @@ func (f *pflags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.pmax, "pmax", 64, "compute MHWM_p for every p up to this (1..1024)")
 	fs.StringVar(&f.plist, "p", "", "comma-separated processor counts to show (pmax becomes the largest)")
 	fs.StringVar(&f.json, "json", "", "write the spgo.profile/v1 profile to this file")
+	fs.StringVar(&f.html, "html", "", "write the HTML report (as spreport html) to this file")
+	fs.StringVar(&f.pprof, "pprof", "", "write a pprof profile (as spreport pprof) to this file")
 	fs.IntVar(&f.lines, "lines", 10, "lines to list per root in the report")
+}
+
+// write writes the files asked for: the profile, the HTML report (titled
+// with the command line) and the pprof profile.
+func (f *pflags) write(p *profile.Profile, title string) error {
+	if f.json != "" {
+		if err := profile.WriteFile(f.json, p); err != nil {
+			return err
+		}
+	}
+	if f.html != "" {
+		o := report.HTMLOptions{Title: title, Lines: max(f.lines, 20)}
+		if err := report.WriteFile(f.html, func(w io.Writer) error { return report.WriteHTML(w, p, o) }); err != nil {
+			return err
+		}
+	}
+	if f.pprof != "" {
+		if err := report.WriteFile(f.pprof, func(w io.Writer) error { return report.WritePprof(w, p, report.PprofOptions{}) }); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // resolve checks the flags and returns pmax and the p's to show (nil:
@@ -204,23 +233,12 @@ func (f *pflags) resolve() (int, []int, error) {
 	return ps[len(ps)-1], ps, nil
 }
 
-// parseBytes reads a size: a number with an optional unit (B, K/KB/KiB,
-// M/MB/MiB, G/GB/GiB; all binary).
+// parseBytes reads a positive size: a number with an optional binary
+// unit (report.ParseSize).
 func parseBytes(s string) (int64, error) {
-	t := strings.TrimSpace(s)
-	mult := int64(1)
-	for _, u := range []struct {
-		suf string
-		m   int64
-	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"KB", 1 << 10}, {"MB", 1 << 20}, {"GB", 1 << 30}, {"K", 1 << 10}, {"M", 1 << 20}, {"G", 1 << 30}, {"B", 1}} {
-		if v, ok := strings.CutSuffix(t, u.suf); ok {
-			t, mult = strings.TrimSpace(v), u.m
-			break
-		}
-	}
-	n, err := strconv.ParseInt(t, 10, 64)
-	if err != nil || n <= 0 || n > (1<<62)/mult {
+	n, err := report.ParseSize(s)
+	if err != nil || n <= 0 {
 		return 0, fmt.Errorf("%q: want a positive size such as 512MiB", s)
 	}
-	return n * mult, nil
+	return n, nil
 }

@@ -5,15 +5,16 @@
 // Usage:
 //
 //	spbuild build [-o file] [build flags] [package]
-//	spbuild run   [-pmax n | -p list] [-threshold M] [-json f] [-q] [build flags] [package] [-- program args]
-//	spbuild test  [-pmax n | -p list] [-json f] [-run regexp] [build flags] [packages] [-- go test flags]
+//	spbuild run   [-pmax n | -p list] [-threshold M] [-json f] [-html f] [-pprof f] [-q] [build flags] [package] [-- program args]
+//	spbuild test  [-pmax n | -p list] [-json f] [-html f] [-pprof f] [-run regexp] [build flags] [packages] [-- go test flags]
 //
 // run builds the package instrumented, runs it serially and
 // deterministically with the given arguments (stdin, stdout, stderr and
 // the exit status pass through), then prints the MHWM table for p = 1,
 // 2, 4, …, pmax and the lines responsible for the worst case. test does
 // the same for go test, one root per test, and prints a table per
-// package. -json writes the spgo.profile/v1 profile. The user's files,
+// package. -json writes the spgo.profile/v1 profile, -html the HTML
+// report and -pprof a pprof profile, as spreport does from a profile. The user's files,
 // go.mod and go.sum are never modified: instrumented sources and a
 // generated go.mod live in spbuild's cache ($SPGO_CACHE, default spgo in
 // the user cache directory).
@@ -38,8 +39,8 @@ func main() {
 
 const usage = `usage:
 	spbuild build [-o file] [build flags] [package]
-	spbuild run   [-pmax n | -p list] [-threshold M] [-json f] [-q] [build flags] [package] [-- program args]
-	spbuild test  [-pmax n | -p list] [-json f] [-run regexp] [build flags] [packages] [-- go test flags]
+	spbuild run   [-pmax n | -p list] [-threshold M] [-json f] [-html f] [-pprof f] [-q] [build flags] [package] [-- program args]
+	spbuild test  [-pmax n | -p list] [-json f] [-html f] [-pprof f] [-run regexp] [build flags] [packages] [-- go test flags]
 Run 'spbuild <command> -h' for the flags of a command.
 `
 

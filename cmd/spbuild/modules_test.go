@@ -97,7 +97,7 @@ func TestErrors(t *testing.T) {
 		{"no such package", map[string]string{"go.mod": "module m\n\ngo 1.22\n", "main.go": "package main\nfunc main() {}\n"}, []string{"run", "./nosuch"}, "nosuch"},
 		{"type error", map[string]string{"go.mod": "module m\n\ngo 1.22\n", "main.go": "package main\n\nfunc main() {\n\tvar x int = \"a\"\n\t_ = x\n}\n"}, []string{"run", "."}, "main.go:4:"},
 		{"old go line", map[string]string{"go.mod": "module m\n\ngo 1.20\n", "main.go": "package main\nfunc main() {}\n"}, []string{"run", "."}, "go line of 1.21 or newer"},
-		{"html", map[string]string{"go.mod": "module m\n\ngo 1.22\n", "main.go": "package main\nfunc main() {}\n"}, []string{"run", "-html", "x.html", "."}, "not available yet"},
+		{"html unwritable", map[string]string{"go.mod": "module m\n\ngo 1.22\n", "main.go": "package main\nfunc main() {}\n"}, []string{"run", "-html", "nodir/x.html", "."}, "write nodir/x.html: "},
 		{"bad p", map[string]string{"go.mod": "module m\n\ngo 1.22\n", "main.go": "package main\nfunc main() {}\n"}, []string{"run", "-p", "1,x", "."}, "comma-separated"},
 		{"unknown command", map[string]string{"go.mod": "module m\n\ngo 1.22\n"}, []string{"frob"}, "unknown command"},
 	}

@@ -39,6 +39,9 @@ type Config struct {
 	// Result.Attribute can return the worst-case antichain and a per-site
 	// map for any q (exact mode only).
 	Attribution bool
+	// Clock, when set with Attribution, is read at the end of every strand
+	// so that Result.SerialHeap can give times (in the clock's units).
+	Clock func() int64
 }
 
 // EventError reports an event that does not fit the stream so far. The
@@ -110,6 +113,7 @@ func New(cfg Config) (*Engine, error) {
 	}
 	if cfg.Attribution {
 		e.rec = newRecorder()
+		e.rec.clock = cfg.Clock
 	}
 	return e, nil
 }

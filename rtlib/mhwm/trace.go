@@ -35,6 +35,7 @@ type SiteBytes struct {
 type strandRec struct {
 	m, s       int64
 	serial     int64 // 1-based serial number of the strand in the run
+	at         int64 // Config.Clock at the strand's end (0 without a clock)
 	tot0, tot1 int   // tot = sites[tot0:tot1]
 	pk1        int   // pk = sites[tot1:pk1]
 }
@@ -69,6 +70,7 @@ type recorder struct {
 	frames  []recFrame
 	limited int         // frames with a limit: nothing below them is cut
 	scratch []SiteBytes // for aggregation
+	clock   func() int64
 }
 
 func newRecorder() *recorder {
@@ -116,6 +118,9 @@ func (r *recorder) endStrand(m, s int64) {
 	r.aggregate(r.log[:peakAt])
 	r.log = r.log[:0]
 	rec := strandRec{m: m, s: s, serial: r.serial, tot0: tot0, tot1: tot1, pk1: len(r.t.sites)}
+	if r.clock != nil {
+		rec.at = r.clock()
+	}
 	if rec.active() {
 		r.top().active = true
 	}
@@ -135,7 +140,7 @@ func (r *recorder) mergeRecs(a, b strandRec) strandRec {
 	aTot, aPk := vec(a.tot0, a.tot1), vec(a.tot1, a.pk1)
 	bTot, bPk := vec(b.tot0, b.tot1), vec(b.tot1, b.pk1)
 	r.t.sites = r.t.sites[:a.tot0]
-	out := strandRec{m: max(a.m, a.s+b.m), s: a.s + b.s, serial: a.serial, tot0: a.tot0}
+	out := strandRec{m: max(a.m, a.s+b.m), s: a.s + b.s, serial: a.serial, at: b.at, tot0: a.tot0}
 	r.aggregate(append(aTot, bTot...))
 	out.tot1 = len(r.t.sites)
 	if a.m >= a.s+b.m { // the first moment of the peak is in a

@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -71,6 +73,37 @@ type FormatError struct {
 
 func (e *FormatError) Error() string { return e.Reason }
 
+// formatError returns a *FormatError with reason made one line: control
+// characters (a newline in a root's name, say) are escaped.
+func formatError(reason string) *FormatError {
+	return &FormatError{oneLine(reason)}
+}
+
+// oneLine escapes the control characters and line separators of s, as
+// strconv.Quote would, leaving the rest as it is.
+func oneLine(s string) string {
+	if !strings.ContainsFunc(s, needsEscape) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if needsEscape(r) {
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+		} else {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func needsEscape(r rune) bool {
+	return r < ' ' || r == 0x7f || r == '\u0085' || r == '\u2028' || r == '\u2029'
+}
+
+// maxSize is the largest profile Read reads (a var for the tests).
+var maxSize int64 = 1 << 30
+
 // ReadFile reads and validates the profile at path.
 func ReadFile(path string) (*Profile, error) {
 	f, err := os.Open(path)
@@ -78,6 +111,9 @@ func ReadFile(path string) (*Profile, error) {
 		return nil, err
 	}
 	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > maxSize {
+		return nil, fmt.Errorf("%s: %w", path, formatError(fmt.Sprintf("file larger than %s, not read as an spgo profile", sizeString(maxSize))))
+	}
 	p, err := Read(f)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
@@ -86,19 +122,23 @@ func ReadFile(path string) (*Profile, error) {
 }
 
 // Read decodes and validates a profile. A file that is not JSON, not an
-// spgo profile, of another schema version, truncated, or inconsistent
-// gets a *FormatError saying which in one line.
+// spgo profile, of another schema version, truncated, inconsistent or
+// larger than 1 GiB gets a *FormatError saying which in one line; an
+// error reading r is returned as it is.
 func Read(r io.Reader) (*Profile, error) {
-	data, err := io.ReadAll(r)
+	data, err := io.ReadAll(io.LimitReader(r, maxSize+1))
 	if err != nil {
 		return nil, err
 	}
+	if int64(len(data)) > maxSize {
+		return nil, formatError(fmt.Sprintf("file larger than %s, not read as an spgo profile", sizeString(maxSize)))
+	}
 	trimmed := bytes.TrimSpace(data)
 	if len(trimmed) == 0 {
-		return nil, &FormatError{"empty file, not an spgo profile"}
+		return nil, formatError("empty file, not an spgo profile")
 	}
 	if trimmed[0] != '{' {
-		return nil, &FormatError{"not an spgo profile (not a JSON object)"}
+		return nil, formatError("not an spgo profile (not a JSON object)")
 	}
 	var head struct {
 		Schema *string `json:"schema"`
@@ -106,22 +146,22 @@ func Read(r io.Reader) (*Profile, error) {
 	if err := json.Unmarshal(trimmed, &head); err != nil {
 		var syn *json.SyntaxError
 		if errors.As(err, &syn) || strings.Contains(err.Error(), "unexpected end") {
-			return nil, &FormatError{fmt.Sprintf("truncated or corrupt profile: %v", err)}
+			return nil, formatError(fmt.Sprintf("truncated or corrupt profile: %v", err))
 		}
-		return nil, &FormatError{fmt.Sprintf("not an spgo profile: %v", err)}
+		return nil, formatError(fmt.Sprintf("not an spgo profile: %v", err))
 	}
 	switch {
 	case head.Schema == nil:
-		return nil, &FormatError{"not an spgo profile (no \"schema\" field)"}
+		return nil, formatError("not an spgo profile (no \"schema\" field)")
 	case *head.Schema == Schema:
 	case strings.HasPrefix(*head.Schema, "spgo.profile/"):
-		return nil, &FormatError{fmt.Sprintf("profile schema %q is not supported (this spgo reads %s; use a newer spgo)", *head.Schema, Schema)}
+		return nil, formatError(fmt.Sprintf("profile schema %q is not supported (this spgo reads %s; use a newer spgo)", *head.Schema, Schema))
 	default:
-		return nil, &FormatError{fmt.Sprintf("not an spgo profile (schema %q)", *head.Schema)}
+		return nil, formatError(fmt.Sprintf("not an spgo profile (schema %q)", *head.Schema))
 	}
 	var p Profile
 	if err := json.Unmarshal(trimmed, &p); err != nil {
-		return nil, &FormatError{fmt.Sprintf("corrupt profile: %v", err)}
+		return nil, formatError(fmt.Sprintf("corrupt profile: %v", err))
 	}
 	if err := p.Validate(); err != nil {
 		return nil, err
@@ -129,40 +169,213 @@ func Read(r io.Reader) (*Profile, error) {
 	return &p, nil
 }
 
-// Validate checks p's invariants: MHWM_p listed for p = 1 … PMax in
-// order, never decreasing in p and never below zero; per-line figures
-// keyed by processor counts within range.
+// sizeString is n bytes in the largest binary unit that divides it.
+func sizeString(n int64) string {
+	for _, u := range []struct {
+		shift uint
+		name  string
+	}{{30, "GiB"}, {20, "MiB"}, {10, "KiB"}} {
+		if n > 0 && n%(1<<u.shift) == 0 {
+			return fmt.Sprintf("%d %s", n>>u.shift, u.name)
+		}
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// Validate checks p's invariants, returning a *FormatError naming the
+// root and the field of the first one that fails:
+//
+//   - pmax ≥ 1, threshold ≥ 0; counts and byte totals (serial_peak,
+//     work, span, strands, spawns, censuses, census_error_bytes,
+//     census_lag_bytes, alloc_bytes, allocs) never negative;
+//   - MHWM_p listed for p = 1 … PMax in order, never decreasing in p and
+//     never below zero;
+//   - attributed strictly increasing within 1 … pmax, starting with 1
+//     when the root has MHWM figures and per-line figures;
+//   - per-line keys (mhwm_bytes, mhwm_split) decimal processor counts
+//     within 1 … pmax, and listed in attributed when it is not empty;
+//     each split's total equal to the line's mhwm_bytes for its key;
+//   - the attribution exact: for every q in attributed (when the root
+//     has MHWM figures) the lines' mhwm_bytes for q sum to MHWM_q;
+//   - heap samples in strand order (non-decreasing, never negative),
+//     each sample's line indices strictly increasing within the lines
+//     table and their bytes summing to the sample's bytes;
+//   - the threshold answer's p within 1 … pmax and its m ≥ 1.
 func (p *Profile) Validate() error {
 	bad := func(format string, args ...any) error {
-		return &FormatError{"invalid profile: " + fmt.Sprintf(format, args...)}
+		return formatError("invalid profile: " + fmt.Sprintf(format, args...))
 	}
 	if p.PMax < 1 {
 		return bad("pmax %d < 1", p.PMax)
 	}
+	if p.Threshold < 0 {
+		return bad("threshold %d < 0", p.Threshold)
+	}
 	for i := range p.Roots {
-		r := &p.Roots[i]
-		if r.Name == "" {
-			return bad("root %d has no name", i)
+		if err := p.validateRoot(i, bad); err != nil {
+			return err
 		}
-		if len(r.MHWM) != 0 && len(r.MHWM) != p.PMax {
-			return bad("root %s: %d MHWM figures for pmax %d", r.Name, len(r.MHWM), p.PMax)
+	}
+	return nil
+}
+
+// validateRoot checks root i of p (see Validate).
+func (p *Profile) validateRoot(i int, bad func(string, ...any) error) error {
+	r := &p.Roots[i]
+	if r.Name == "" {
+		return bad("root %d has no name", i)
+	}
+	for _, c := range []struct {
+		field string
+		n     int64
+	}{
+		{"serial_peak", r.SerialPeak}, {"work", r.Work}, {"span", r.Span},
+		{"strands", r.Strands}, {"spawns", r.Spawns}, {"censuses", r.Censuses},
+		{"census_error_bytes", r.CensusError}, {"census_lag_bytes", r.CensusLag},
+	} {
+		if c.n < 0 {
+			return bad("root %s: %s %d < 0", r.Name, c.field, c.n)
 		}
-		for j, pt := range r.MHWM {
-			if pt.P != j+1 {
-				return bad("root %s: MHWM figure %d is for p = %d", r.Name, j, pt.P)
+	}
+	if len(r.MHWM) != 0 && len(r.MHWM) != p.PMax {
+		return bad("root %s: %d MHWM figures for pmax %d", r.Name, len(r.MHWM), p.PMax)
+	}
+	for j, pt := range r.MHWM {
+		if pt.P != j+1 {
+			return bad("root %s: MHWM figure %d is for p = %d", r.Name, j, pt.P)
+		}
+		if pt.Bytes < 0 || j > 0 && pt.Bytes < r.MHWM[j-1].Bytes {
+			return bad("root %s: MHWM_%d = %d is below MHWM_%d", r.Name, pt.P, pt.Bytes, j)
+		}
+	}
+	if t := r.Threshold; t != nil {
+		if t.P < 1 || t.P > p.PMax {
+			return bad("root %s: threshold p = %d outside 1..pmax %d", r.Name, t.P, p.PMax)
+		}
+		if t.M < 1 {
+			return bad("root %s: threshold m = %d < 1", r.Name, t.M)
+		}
+	}
+
+	// attributed, and the per-line figures it keys.
+	attributed := make(map[string]bool, len(r.Attributed))
+	for j, q := range r.Attributed {
+		if q < 1 || q > p.PMax {
+			return bad("root %s: attributed p = %d outside 1..pmax %d", r.Name, q, p.PMax)
+		}
+		if j > 0 && q <= r.Attributed[j-1] {
+			return bad("root %s: attributed not strictly increasing (%d after %d)", r.Name, q, r.Attributed[j-1])
+		}
+		attributed[strconv.Itoa(q)] = true
+	}
+	perLine := false
+	for _, l := range r.Lines {
+		where := fmt.Sprintf("root %s: %s:%d", r.Name, l.File, l.Line)
+		if l.AllocBytes < 0 {
+			return bad("%s: alloc_bytes %d < 0", where, l.AllocBytes)
+		}
+		if l.Allocs < 0 {
+			return bad("%s: allocs %d < 0", where, l.Allocs)
+		}
+		for _, k := range sortedKeys(l.MHWMBytes) {
+			if !p.validKey(k) {
+				return bad("%s: mhwm_bytes has figures for p = %q", where, k)
 			}
-			if pt.Bytes < 0 || j > 0 && pt.Bytes < r.MHWM[j-1].Bytes {
-				return bad("root %s: MHWM_%d = %d is below MHWM_%d", r.Name, pt.P, pt.Bytes, j)
+			if len(attributed) != 0 && !attributed[k] {
+				return bad("%s: mhwm_bytes has figures for p = %s, not one of attributed", where, k)
+			}
+			perLine = true
+		}
+		for _, k := range sortedKeys(l.MHWMSplit) {
+			if !p.validKey(k) {
+				return bad("%s: mhwm_split has figures for p = %q", where, k)
+			}
+			if len(attributed) != 0 && !attributed[k] {
+				return bad("%s: mhwm_split has figures for p = %s, not one of attributed", where, k)
+			}
+			s := l.MHWMSplit[k]
+			total, ok := sum(s.Running, s.Completed, s.Suspended)
+			if !ok || total != l.MHWMBytes[k] {
+				return bad("%s: mhwm_split for p = %s totals %s, mhwm_bytes is %d", where, k, sumString(total, ok), l.MHWMBytes[k])
 			}
 		}
-		for _, l := range r.Lines {
-			for k := range l.MHWMBytes {
-				q, err := strconv.Atoi(k)
-				if err != nil || q < 1 || q > p.PMax {
-					return bad("root %s: %s:%d has figures for p = %q", r.Name, l.File, l.Line, k)
+	}
+	if len(r.MHWM) != 0 && len(r.Attributed) != 0 {
+		if perLine && r.Attributed[0] != 1 {
+			return bad("root %s: attributed starts with %d, not 1", r.Name, r.Attributed[0])
+		}
+		for _, q := range r.Attributed {
+			key := strconv.Itoa(q)
+			total, ok := int64(0), true
+			for _, l := range r.Lines {
+				if total, ok = sum(total, l.MHWMBytes[key]); !ok {
+					break
 				}
+			}
+			if want := r.MHWM[q-1].Bytes; !ok || total != want {
+				return bad("root %s: lines' mhwm_bytes for attributed p = %d sum to %s, MHWM_%d is %d", r.Name, q, sumString(total, ok), q, want)
+			}
+		}
+	}
+
+	if h := r.Heap; h != nil {
+		for j, s := range h.Samples {
+			if s.Strand < 0 {
+				return bad("root %s: heap sample %d: strand %d < 0", r.Name, j, s.Strand)
+			}
+			if j > 0 && s.Strand < h.Samples[j-1].Strand {
+				return bad("root %s: heap sample %d: strand %d before strand %d of sample %d", r.Name, j, s.Strand, h.Samples[j-1].Strand, j-1)
+			}
+			total, ok := int64(0), true
+			for k, lb := range s.Lines {
+				if lb.Index < 0 || lb.Index >= len(r.Lines) {
+					return bad("root %s: heap sample %d: line index %d outside the %d lines", r.Name, j, lb.Index, len(r.Lines))
+				}
+				if k > 0 && lb.Index <= s.Lines[k-1].Index {
+					return bad("root %s: heap sample %d: line indices not strictly increasing (%d after %d)", r.Name, j, lb.Index, s.Lines[k-1].Index)
+				}
+				if ok {
+					total, ok = sum(total, lb.Bytes)
+				}
+			}
+			if !ok || total != s.Bytes {
+				return bad("root %s: heap sample %d: lines' bytes sum to %s, bytes is %d", r.Name, j, sumString(total, ok), s.Bytes)
 			}
 		}
 	}
 	return nil
+}
+
+// validKey reports whether k is a processor count of p written as
+// strconv.Itoa writes it.
+func (p *Profile) validKey(k string) bool {
+	q, err := strconv.Atoi(k)
+	return err == nil && q >= 1 && q <= p.PMax && strconv.Itoa(q) == k
+}
+
+// sortedKeys returns m's keys in order, so that Validate reports the
+// same error every time.
+func sortedKeys[V any](m map[string]V) []string {
+	return slices.Sorted(maps.Keys(m))
+}
+
+// sum adds ns, and false if the sum overflows an int64.
+func sum(ns ...int64) (int64, bool) {
+	var t int64
+	for _, n := range ns {
+		s := t + n
+		if (n > 0 && s < t) || (n < 0 && s > t) {
+			return 0, false
+		}
+		t = s
+	}
+	return t, true
+}
+
+// sumString is a total sum returned, or "beyond the int64 range".
+func sumString(total int64, ok bool) string {
+	if !ok {
+		return "beyond the int64 range"
+	}
+	return strconv.FormatInt(total, 10)
 }

@@ -11,6 +11,8 @@
 // "wall", which are wall-clock times and say so.
 package profile
 
+import "strconv"
+
 // Schema is the value of the schema field of every profile this package
 // writes and the only one Read accepts.
 const Schema = "spgo.profile/v1"
@@ -79,6 +81,15 @@ type Root struct {
 	CensusLag int64 `json:"census_lag_bytes"`
 	// Lines is the per-line table, sorted by file and line.
 	Lines []Line `json:"lines"`
+	// Attributed lists, in increasing order, the processor counts q whose
+	// per-line shares Lines[].MHWMBytes hold: 1, every q where MHWM_q
+	// changes, the powers of two and PMax. The worst case for any other
+	// q is that of the largest listed q below it (MHWM is the same, and
+	// so is the antichain chosen). Use Root.LineMHWM. Empty in threshold
+	// mode.
+	Attributed []int `json:"attributed,omitempty"`
+	// Heap is the serial run's live heap over time by line (exact mode).
+	Heap *Heap `json:"heap,omitempty"`
 	// Antichain describes the worst case for the largest p.
 	Antichain *Antichain `json:"antichain,omitempty"`
 	// Threshold is the threshold mode's answer (MHWM is empty then).
@@ -107,9 +118,60 @@ type Line struct {
 	Func       string `json:"func"`
 	AllocBytes int64  `json:"alloc_bytes"`
 	Allocs     int64  `json:"allocs"`
+	// Text is the source line, trimmed of surrounding space; empty when
+	// the file could not be read when the profile was written.
+	Text string `json:"text,omitempty"`
 	// MHWMBytes maps p (as a decimal string) to the bytes this line
-	// contributes to MHWM_p's worst-case antichain.
+	// contributes to MHWM_p's worst-case antichain. Over all lines they
+	// sum to MHWM_p exactly. Only the p of Root.Attributed are present.
 	MHWMBytes map[string]int64 `json:"mhwm_bytes"`
+	// MHWMSplit splits MHWMBytes by the state of the strands holding the
+	// bytes in the worst case; keys as MHWMBytes.
+	MHWMSplit map[string]Split `json:"mhwm_split,omitempty"`
+}
+
+// Split divides a line's share of a worst case three ways: bytes of the
+// antichain's strands at their peaks (running), bytes kept by finished
+// predecessors (completed), and bytes kept by finished strands whose
+// join has not happened yet (suspended).
+type Split struct {
+	Running   int64 `json:"running,omitempty"`
+	Completed int64 `json:"completed,omitempty"`
+	Suspended int64 `json:"suspended,omitempty"`
+}
+
+// Total returns Running + Completed + Suspended.
+func (s Split) Total() int64 { return s.Running + s.Completed + s.Suspended }
+
+// Heap is the live heap of a root's serial run over time, by line, in
+// the style of Runciman and Wakeling's heap profiles. The run's clock is
+// the strand count (deterministic); WallSeconds gives wall-clock time.
+type Heap struct {
+	// Samples are in execution order. A sample stands for an interval of
+	// the run and holds its largest state, so the serial peak is kept.
+	Samples []HeapSample `json:"samples"`
+	// WallByteSeconds is the integral of live bytes over wall-clock time
+	// (a wall-clock figure).
+	WallByteSeconds float64 `json:"wall_byte_seconds"`
+}
+
+// HeapSample is the live heap at one moment of the serial run.
+type HeapSample struct {
+	// Strand is how many strands had started (deterministic clock).
+	Strand int64 `json:"strand"`
+	// WallSeconds is the wall-clock time since the root began.
+	WallSeconds float64 `json:"wall_seconds"`
+	// Bytes is the live heap in the model: the sum of Lines.
+	Bytes int64 `json:"bytes"`
+	// Lines are the lines holding live bytes, in Root.Lines order.
+	Lines []LineBytes `json:"lines,omitempty"`
+}
+
+// LineBytes is the bytes one line holds at a heap sample; Index is the
+// line's position in Root.Lines.
+type LineBytes struct {
+	Index int   `json:"index"`
+	Bytes int64 `json:"bytes"`
 }
 
 // Antichain summarises a worst-case antichain: the bytes of its strands
@@ -132,6 +194,33 @@ type Warning struct {
 type Wall struct {
 	Start   string  `json:"start"` // RFC 3339
 	Seconds float64 `json:"seconds"`
+}
+
+// AttributedAt returns the listed processor count whose per-line shares
+// stand for MHWM_q (the largest one ≤ q), and false when the root has no
+// per-line shares or q is out of range.
+func (r *Root) AttributedAt(q int) (int, bool) {
+	if q < 1 || q > len(r.MHWM) {
+		return 0, false
+	}
+	best := 0
+	for _, a := range r.Attributed {
+		if a <= q {
+			best = a
+		}
+	}
+	return best, best > 0
+}
+
+// LineMHWM returns line l's share of MHWM_q and its split, and false if
+// the root has no per-line shares for q.
+func (r *Root) LineMHWM(l *Line, q int) (int64, Split, bool) {
+	a, ok := r.AttributedAt(q)
+	if !ok {
+		return 0, Split{}, false
+	}
+	key := strconv.Itoa(a)
+	return l.MHWMBytes[key], l.MHWMSplit[key], true
 }
 
 // MHWMAt returns MHWM_p, and false if p is outside the profile.

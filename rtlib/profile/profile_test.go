@@ -119,26 +119,6 @@ func TestWriteFileAtomic(t *testing.T) {
 	}
 }
 
-func FuzzRead(f *testing.F) {
-	var valid bytes.Buffer
-	Encode(&valid, sample())
-	f.Add(valid.Bytes())
-	f.Add([]byte(`{"schema": "spgo.profile/v1", "pmax": 1, "roots": [{"name": "x", "mhwm": [{"p": 1, "bytes": 3}]}]}`))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		p, err := Read(bytes.NewReader(data))
-		if err != nil {
-			var fe *FormatError
-			if !errors.As(err, &fe) {
-				t.Fatalf("not a FormatError: %v", err)
-			}
-			return
-		}
-		if err := p.Validate(); err != nil {
-			t.Fatalf("Read accepted an invalid profile: %v", err)
-		}
-	})
-}
-
 // TestWriteFileKilled kills a process that keeps rewriting a large profile
 // (SIGKILL, at varying moments) and checks that the file it leaves is
 // either absent or a whole, valid profile: never half written. Hidden

@@ -1,0 +1,165 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/pprof/profile"
+)
+
+// tiles.json is a real profile of testdata/examples/tiles (spbuild run
+// -json), with source_root pointing at a copy of its source:
+// MHWM_p = 2 MiB + min(p, 16)·2 MiB (plus a few KiB of runtime).
+const tiles = "testdata/tiles.json"
+
+// spreport runs the command in-process.
+func spreport(args ...string) (stdout, stderr string, code int) {
+	var o, e bytes.Buffer
+	code = run(args, &o, &e)
+	return o.String(), e.String(), code
+}
+
+func TestCommands(t *testing.T) {
+	tmp := t.TempDir()
+	foreign := filepath.Join(tmp, "foreign.json")
+	os.WriteFile(foreign, []byte(`{"nodes": [1, 2]}`), 0o644)
+	newer := filepath.Join(tmp, "newer.json")
+	os.WriteFile(newer, []byte(`{"schema": "spgo.profile/v2", "roots": []}`), 0o644)
+	data, _ := os.ReadFile(tiles)
+	truncated := filepath.Join(tmp, "truncated.json")
+	os.WriteFile(truncated, data[:len(data)/2], 0o644)
+	binary := filepath.Join(tmp, "x.pb.gz")
+	os.WriteFile(binary, []byte("\x1f\x8b\x08\x00binary"), 0o644)
+
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		stdout []string // substrings
+		stderr string   // substring; the whole of stderr is one line when set
+	}{
+		{"no args", nil, 2, nil, "usage:"},
+		{"unknown", []string{"frob"}, 2, nil, `unknown command "frob"`},
+		{"help", []string{"help"}, 0, []string{"spreport show"}, ""},
+		{"show", []string{"show", tiles}, 0, []string{
+			"spgo: main.main: exact",
+			"MHWM  4 MiB  6 MiB  10 MiB  18 MiB  34 MiB  34 MiB  34 MiB",
+			"lines in the worst case at p=64 (MHWM_64 = 34 MiB):",
+			"main.go:31  main.render     32 MiB",
+			"scratch := make([]byte, Scratch)",
+		}, ""},
+		{"show q", []string{"show", "-q", "2", "-lines", "1", tiles}, 0, []string{"at p=2 (MHWM_2 = 6 MiB)", "… 2 more lines"}, ""},
+		{"show p", []string{"show", "-p", "3,5", tiles}, 0, []string{"MHWM  8 MiB  12 MiB"}, ""},
+		{"show root", []string{"show", "-root", "main.main", tiles}, 0, []string{"main.main"}, ""},
+		{"show bad root", []string{"show", "-root", "TestX", tiles}, 2, nil, `no root "TestX" in the profile; roots: main.main`},
+		{"show bad q", []string{"show", "-q", "65", tiles}, 2, nil, "p = 65 is outside the profile (pmax 64)"},
+		{"curve", []string{"curve", tiles}, 0, []string{
+			"MHWM_p grows by ≈ 2.0 MiB per processor from p = 1 to 16 (4 MiB → 34 MiB), then stays at 34 MiB up to p = 64",
+			"lines that make up the growth from p = 1 to 16 (+30 MiB):",
+			"+30 MiB  main.go:31  main.render  2 MiB → 32 MiB  scratch := make([]byte, Scratch)",
+		}, ""},
+		{"diff qs", []string{"diff", "-qs", "1,16", tiles}, 0, []string{"main.main: 4 MiB → 34 MiB at p=1 → p=16 (+30 MiB"}, ""},
+		{"diff same", []string{"diff", "-max-increase", "0%", tiles, tiles}, 0, []string{"no root grew more than 0%"}, ""},
+		{"diff gate on qs", []string{"diff", "-qs", "1,2", "-max-increase", "10%", tiles}, 1, []string{"FAIL: grew more than 10%"}, ""},
+		{"diff markdown", []string{"diff", "-format", "markdown", "-qs", "4,8", tiles}, 0, []string{"| `main.main` | 4 → 8 | 10 MiB | 18 MiB | +8 MiB |"}, ""},
+		{"diff one file", []string{"diff", tiles}, 2, nil, "compare two profiles (base.json change.json), or two processor counts of one with -qs q,q2"},
+		{"diff bad format", []string{"diff", "-format", "xml", tiles, tiles}, 2, nil, `-format "xml": want text, markdown or github`},
+		{"diff bad limit", []string{"diff", "-max-increase", "lots", tiles, tiles}, 2, nil, `-max-increase: bad limit "lots"`},
+		{"diff three files", []string{"diff", tiles, tiles, tiles}, 2, nil, "want 1 to 2 profile files, got 3"},
+		{"foreign", []string{"show", foreign}, 2, nil, "not an spgo profile (no \"schema\" field)"},
+		{"newer", []string{"show", newer}, 2, nil, `profile schema "spgo.profile/v2" is not supported (this spgo reads spgo.profile/v1; use a newer spgo)`},
+		{"truncated", []string{"curve", truncated}, 2, nil, "truncated or corrupt profile"},
+		{"binary", []string{"diff", tiles, binary}, 2, nil, "not an spgo profile (not a JSON object)"},
+		{"missing", []string{"show", filepath.Join(tmp, "none.json")}, 2, nil, "no such file or directory"},
+		{"bad flag", []string{"show", "-frob", tiles}, 2, nil, "flag provided but not defined: -frob"},
+		{"html bad by", []string{"html", "-by", "file", tiles}, 2, nil, `-by "file": want line or func`},
+		{"pprof bad q", []string{"pprof", "-o", filepath.Join(tmp, "p.pb.gz"), "-q", "0", tiles}, 2, nil, `-q "0"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			stdout, stderr, code := spreport(tt.args...)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tt.code, stdout, stderr)
+			}
+			for _, w := range tt.stdout {
+				if !strings.Contains(stdout, w) {
+					t.Errorf("stdout lacks %q:\n%s", w, stdout)
+				}
+			}
+			if tt.stderr != "" {
+				if !strings.Contains(stderr, tt.stderr) {
+					t.Errorf("stderr lacks %q:\n%s", tt.stderr, stderr)
+				}
+				if tt.code == 2 && tt.args != nil && strings.Count(strings.TrimSpace(stderr), "\n") > 0 && !strings.Contains(stderr, "usage") {
+					t.Errorf("stderr is more than one line:\n%s", stderr)
+				}
+			} else if stderr != "" {
+				t.Errorf("stderr: %s", stderr)
+			}
+		})
+	}
+}
+
+func TestFiles(t *testing.T) {
+	tmp := t.TempDir()
+	page := filepath.Join(tmp, "r.html")
+	if _, stderr, code := spreport("html", "-o", page, "-qs", "1,16", tiles); code != 0 {
+		t.Fatalf("html: exit %d: %s", code, stderr)
+	}
+	html, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"<svg", "main.render", "scratch := make([]byte, Scratch)"} {
+		if !bytes.Contains(html, []byte(w)) {
+			t.Errorf("the page lacks %q", w)
+		}
+	}
+
+	pb := filepath.Join(tmp, "p.pb.gz")
+	if _, stderr, code := spreport("pprof", "-o", pb, "-q", "1,16", tiles); code != 0 {
+		t.Fatalf("pprof: exit %d: %s", code, stderr)
+	}
+	f, err := os.Open(pb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	pp, err := profile.Parse(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var types []string
+	for _, st := range pp.SampleType {
+		types = append(types, st.Type)
+	}
+	if got := strings.Join(types, " "); got != "mhwm_1 mhwm_16 alloc_space alloc_objects" {
+		t.Errorf("sample types %s", got)
+	}
+	sum := int64(0)
+	for _, s := range pp.Sample {
+		sum += s.Value[1]
+	}
+	var prof struct {
+		Roots []struct {
+			MHWM []struct{ Bytes int64 } `json:"mhwm"`
+		} `json:"roots"`
+	}
+	data, _ := os.ReadFile(tiles)
+	if err := json.Unmarshal(data, &prof); err != nil {
+		t.Fatal(err)
+	}
+	if want := prof.Roots[0].MHWM[15].Bytes; sum != want {
+		t.Errorf("mhwm_16 samples sum to %d, want MHWM_16 = %d", sum, want)
+	}
+
+	// Standard output with -o -.
+	stdout, _, code := spreport("pprof", "-o", "-", tiles)
+	if code != 0 || !strings.HasPrefix(stdout, "\x1f\x8b") {
+		t.Errorf("pprof -o -: exit %d, %d bytes not gzip", code, len(stdout))
+	}
+}

@@ -1,0 +1,287 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+)
+
+// Limit is the CI gate's allowed growth of a root's MHWM: a percentage
+// of the baseline or a number of bytes.
+type Limit struct {
+	Percent float64 // used when IsPercent
+	Bytes   int64
+	// IsPercent says which of the two applies.
+	IsPercent bool
+}
+
+// String returns the limit as ParseLimit accepts it.
+func (l Limit) String() string {
+	if l.IsPercent {
+		return strconv.FormatFloat(l.Percent, 'g', -1, 64) + "%"
+	}
+	return Bytes(l.Bytes)
+}
+
+// ParseLimit parses "5%", "2.5%", "1MiB", "512KiB", "64MB" or a plain
+// number of bytes.
+func ParseLimit(s string) (Limit, error) {
+	t := strings.TrimSpace(s)
+	if pct, ok := strings.CutSuffix(t, "%"); ok {
+		v, err := strconv.ParseFloat(strings.TrimSpace(pct), 64)
+		if err != nil || v < 0 || v != v {
+			return Limit{}, fmt.Errorf("bad limit %q: want a percentage ≥ 0 like 5%% or a size like 1MiB", s)
+		}
+		return Limit{Percent: v, IsPercent: true}, nil
+	}
+	n, err := ParseSize(t)
+	if err != nil {
+		return Limit{}, fmt.Errorf("bad limit %q: want a percentage like 5%% or a size like 1MiB", s)
+	}
+	return Limit{Bytes: n}, nil
+}
+
+// ParseSize parses a byte count with an optional unit, all binary: B,
+// KiB, MiB, GiB, TiB, also written K, M, G, T or KB, MB, GB, TB (as
+// GOMEMLIMIT and spbuild -threshold). Fractions are allowed: 1.5MiB.
+func ParseSize(s string) (int64, error) {
+	t := strings.TrimSpace(s)
+	i := len(t)
+	for i > 0 && (t[i-1] < '0' || t[i-1] > '9') && t[i-1] != '.' {
+		i--
+	}
+	num, unit := strings.TrimSpace(t[:i]), strings.TrimSpace(t[i:])
+	shift := -1
+	for j, names := range [][]string{{"", "B"}, {"K", "KB", "KiB"}, {"M", "MB", "MiB"}, {"G", "GB", "GiB"}, {"T", "TB", "TiB"}} {
+		if slices.Contains(names, unit) {
+			shift = 10 * j
+		}
+	}
+	v, err := strconv.ParseFloat(num, 64)
+	if err != nil || shift < 0 || v < 0 || v*float64(int64(1)<<shift) >= 1<<62 {
+		return 0, fmt.Errorf("bad size %q (want e.g. 512MiB, 2GiB or 1048576)", s)
+	}
+	return int64(v * float64(int64(1)<<shift)), nil
+}
+
+// Exceeds reports whether the root grew past l. Added and removed roots
+// never do: there is nothing to compare.
+func (r *RootDiff) Exceeds(l Limit) bool {
+	if r.Status != "matched" || r.Delta() <= 0 {
+		return false
+	}
+	if l.IsPercent {
+		return r.Percent() > l.Percent
+	}
+	return r.Delta() > l.Bytes
+}
+
+// Failing returns the roots that grew past l.
+func (d *Diff) Failing(l Limit) []*RootDiff {
+	var out []*RootDiff
+	for i := range d.Roots {
+		if d.Roots[i].Exceeds(l) {
+			out = append(out, &d.Roots[i])
+		}
+	}
+	return out
+}
+
+// DiffOptions controls how a Diff is written.
+type DiffOptions struct {
+	// Lines is how many changed lines to list per root (0: all).
+	Lines int
+	// Limit, when set, marks the roots past it (the CI gate) and lists
+	// them first.
+	Limit *Limit
+	// PathPrefix is put before file names in GitHub annotations, which
+	// want paths from the repository's root (profiles name files from
+	// the module's root).
+	PathPrefix string
+}
+
+// ordered returns the roots, those past the limit first.
+func (d *Diff) ordered(o DiffOptions) []*RootDiff {
+	var fail, rest []*RootDiff
+	for i := range d.Roots {
+		r := &d.Roots[i]
+		if o.Limit != nil && r.Exceeds(*o.Limit) {
+			fail = append(fail, r)
+		} else {
+			rest = append(rest, r)
+		}
+	}
+	return append(fail, rest...)
+}
+
+func (o DiffOptions) shown(r *RootDiff) ([]LineDiff, int) {
+	if o.Lines <= 0 || len(r.Lines) <= o.Lines {
+		return r.Lines, 0
+	}
+	return r.Lines[:o.Lines], len(r.Lines) - o.Lines
+}
+
+// signed formats a byte delta with its sign.
+func signed(n int64) string {
+	if n > 0 {
+		return "+" + Bytes(n)
+	}
+	return Bytes(n)
+}
+
+func (r *RootDiff) headline() string {
+	qs := fmt.Sprintf("p=%d", r.ChangeQ)
+	if r.BaseQ != r.ChangeQ {
+		qs = fmt.Sprintf("p=%d → p=%d", r.BaseQ, r.ChangeQ)
+	}
+	switch r.Status {
+	case "added":
+		return fmt.Sprintf("%s: new root, MHWM %s at %s", r.Name, Bytes(r.Change), qs)
+	case "removed":
+		return fmt.Sprintf("%s: root gone (was %s at %s)", r.Name, Bytes(r.Base), qs)
+	}
+	s := fmt.Sprintf("%s: %s → %s at %s (%s, %+.1f%%)", r.Name, Bytes(r.Base), Bytes(r.Change), qs, signed(r.Delta()), r.Percent())
+	if !r.BaseExact || !r.ChangeExact {
+		s += " [upper bounds: not exact]"
+	}
+	return s
+}
+
+// WriteText writes d as a plain-text report.
+func (d *Diff) WriteText(w io.Writer, o DiffOptions) error {
+	ew := &errWriter{w: w}
+	fmt.Fprintf(ew, "spgo diff: %s → %s\n", d.Base, d.Change)
+	for _, r := range d.ordered(o) {
+		mark := ""
+		if o.Limit != nil && r.Exceeds(*o.Limit) {
+			mark = fmt.Sprintf("  FAIL: grew more than %s", o.Limit)
+		}
+		fmt.Fprintf(ew, "%s%s\n", r.headline(), mark)
+		lineDeltas(ew, "  ", r, o.Lines)
+	}
+	if o.Limit != nil {
+		if n := len(d.Failing(*o.Limit)); n > 0 {
+			fmt.Fprintf(ew, "spgo diff: %d root(s) grew more than %s\n", n, o.Limit)
+		} else {
+			fmt.Fprintf(ew, "spgo diff: no root grew more than %s\n", o.Limit)
+		}
+	}
+	return ew.err
+}
+
+// lineDeltas writes the first n changed lines of r (all for n ≤ 0), one
+// per row after indent.
+func lineDeltas(w io.Writer, indent string, r *RootDiff, n int) {
+	lines, more := DiffOptions{Lines: n}.shown(r)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, l := range lines {
+		fmt.Fprintf(tw, "%s%s\t%s\t%s\t%s → %s\t%s\n", indent, signed(l.Delta()), l.Pos(), l.Func, Bytes(l.Base), Bytes(l.Change), l.Text)
+	}
+	tw.Flush()
+	if more > 0 {
+		fmt.Fprintf(w, "%s… %d more lines\n", indent, more)
+	}
+}
+
+// WriteMarkdown writes d as Markdown for a pull-request comment.
+func (d *Diff) WriteMarkdown(w io.Writer, o DiffOptions) error {
+	ew := &errWriter{w: w}
+	fmt.Fprintf(ew, "### spgo: worst-case memory (MHWM), %s → %s\n\n", mdEscape(d.Base), mdEscape(d.Change))
+	if o.Limit != nil {
+		if n := len(d.Failing(*o.Limit)); n > 0 {
+			fmt.Fprintf(ew, "**%d root(s) grew more than %s.**\n\n", n, o.Limit)
+		} else {
+			fmt.Fprintf(ew, "No root grew more than %s.\n\n", o.Limit)
+		}
+	}
+	fmt.Fprintln(ew, "| root | p | baseline | change | Δ | Δ % | |")
+	fmt.Fprintln(ew, "|---|---:|---:|---:|---:|---:|---|")
+	for _, r := range d.ordered(o) {
+		note := map[string]string{"matched": "", "added": "new root", "removed": "root gone"}[r.Status]
+		if o.Limit != nil && r.Exceeds(*o.Limit) {
+			note = "❌ over " + o.Limit.String()
+		} else if !r.BaseExact || !r.ChangeExact {
+			note += " (upper bound)"
+		}
+		qs := strconv.Itoa(r.ChangeQ)
+		if r.BaseQ != r.ChangeQ {
+			qs = fmt.Sprintf("%d → %d", r.BaseQ, r.ChangeQ)
+		}
+		fmt.Fprintf(ew, "| `%s` | %s | %s | %s | %s | %+.1f%% | %s |\n", r.Name, qs, Bytes(r.Base), Bytes(r.Change), signed(r.Delta()), r.Percent(), note)
+	}
+	for _, r := range d.ordered(o) {
+		lines, more := o.shown(r)
+		if len(lines) == 0 {
+			continue
+		}
+		fmt.Fprintf(ew, "\n<details><summary><code>%s</code>: %d line(s) changed</summary>\n\n", htmlEscape(r.Name), len(r.Lines))
+		fmt.Fprintln(ew, "| Δ | line | function | baseline | change | source |")
+		fmt.Fprintln(ew, "|---:|---|---|---:|---:|---|")
+		for _, l := range lines {
+			fmt.Fprintf(ew, "| %s | `%s` | `%s` | %s | %s | `%s` |\n", signed(l.Delta()), l.Pos(), l.Func, Bytes(l.Base), Bytes(l.Change), mdCode(l.Text))
+		}
+		if more > 0 {
+			fmt.Fprintf(ew, "\n… %d more lines\n", more)
+		}
+		fmt.Fprintln(ew, "\n</details>")
+	}
+	return ew.err
+}
+
+// WriteGitHub writes d as GitHub Actions workflow commands: an error
+// annotation on each responsible line of a root past the limit (a
+// warning for other growing lines, a notice when no limit is set) and a
+// summary line.
+func (d *Diff) WriteGitHub(w io.Writer, o DiffOptions) error {
+	ew := &errWriter{w: w}
+	for _, r := range d.ordered(o) {
+		failing := o.Limit != nil && r.Exceeds(*o.Limit)
+		level := "notice"
+		switch {
+		case failing:
+			level = "error"
+		case o.Limit != nil:
+			level = "warning"
+		}
+		lines, _ := o.shown(r)
+		for _, l := range lines {
+			if l.Delta() <= 0 || l.Line == 0 || l.File == unattributed {
+				continue
+			}
+			msg := fmt.Sprintf("%s: this line's share of the worst case at p=%d changed by %s (%s → %s); root total %s → %s (%+.1f%%)",
+				r.Name, r.ChangeQ, signed(l.Delta()), Bytes(l.Base), Bytes(l.Change), Bytes(r.Base), Bytes(r.Change), r.Percent())
+			fmt.Fprintf(ew, "::%s file=%s,line=%d,title=%s::%s\n", level, ghProp(path.Join(o.PathPrefix, l.File)), l.Line, ghProp("spgo MHWM "+signed(l.Delta())), ghData(msg))
+		}
+		if failing {
+			fmt.Fprintf(ew, "::error title=%s::%s\n", ghProp("spgo MHWM gate"), ghData(r.headline()+" — more than "+o.Limit.String()))
+		}
+	}
+	return d.WriteText(ew, DiffOptions{Lines: 5, Limit: o.Limit})
+}
+
+// ghData escapes a workflow command's message.
+func ghData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+// ghProp escapes a workflow command's property value.
+func ghProp(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}
+
+func mdEscape(s string) string {
+	return strings.NewReplacer("|", "\\|", "*", "\\*", "_", "\\_", "`", "\\`", "<", "&lt;").Replace(s)
+}
+
+// mdCode makes s safe inside a one-backtick code span in a table cell.
+func mdCode(s string) string {
+	return strings.NewReplacer("`", "'", "|", "\\|").Replace(s)
+}
+
+func htmlEscape(s string) string {
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
+}

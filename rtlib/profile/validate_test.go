@@ -1,0 +1,323 @@
+package profile
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// richSample is a valid exact-mode profile using every field: attributed
+// per-line shares with splits that sum exactly to MHWM_q, and a heap.
+func richSample() *Profile {
+	return &Profile{
+		Schema: Schema, Program: "tiles", Args: []string{"-n", "3"}, PMax: 4,
+		Census: Census{Policy: "hooks+gc-census", ErrorBound: 0.1},
+		Roots: []Root{{
+			Name: "main.main", Exact: true,
+			MHWM:       []Point{{1, 100}, {2, 150}, {3, 150}, {4, 200}},
+			SerialPeak: 100, Work: 10, Span: 4, Strands: 10, Spawns: 3,
+			Censuses: 2, CensusError: 16, CensusLag: 8,
+			Lines: []Line{
+				{File: "main.go", Line: 10, Func: "main.a", AllocBytes: 300, Allocs: 3, Text: "a := make([]byte, 100)",
+					MHWMBytes: map[string]int64{"1": 100, "2": 100, "4": 150},
+					MHWMSplit: map[string]Split{"1": {Running: 100}, "2": {Running: 50, Completed: 50}, "4": {Running: 100, Suspended: 50}}},
+				{File: "main.go", Line: 20, Func: "main.b", AllocBytes: 100, Allocs: 1,
+					MHWMBytes: map[string]int64{"2": 50, "4": 50},
+					MHWMSplit: map[string]Split{"2": {Running: 50}, "4": {Completed: 50}}},
+			},
+			Attributed: []int{1, 2, 4},
+			Heap: &Heap{WallByteSeconds: 0.5, Samples: []HeapSample{
+				{Strand: 1, WallSeconds: 0.001, Bytes: 100, Lines: []LineBytes{{0, 100}}},
+				{Strand: 3, WallSeconds: 0.002, Bytes: 150, Lines: []LineBytes{{0, 100}, {1, 50}}},
+				{Strand: 3, WallSeconds: 0.003, Bytes: 0},
+			}},
+			Antichain: &Antichain{P: 4, Bytes: 200, Running: 100, Completed: 50, Suspended: 50},
+		}},
+		SourceRoot: "/src/tiles",
+		Warnings:   []Warning{{Pos: "main.go:3", Message: "not instrumented"}},
+		Wall:       &Wall{Start: "2026-01-02T03:04:05Z", Seconds: 1.5},
+	}
+}
+
+// thresholdSample is a valid threshold-mode profile.
+func thresholdSample() *Profile {
+	return &Profile{
+		Schema: Schema, Program: "tiles", PMax: 64, Threshold: 16 << 20,
+		Census: Census{Policy: "hooks+gc-census", ErrorBound: 0.1},
+		Roots: []Root{{
+			Name: "main.main", Exact: true, SerialPeak: 100, Work: 10, Span: 4, Strands: 10, Spawns: 3,
+			Lines:     []Line{{File: "main.go", Line: 10, Func: "main.a", AllocBytes: 300, Allocs: 3, MHWMBytes: map[string]int64{}}},
+			Threshold: &ThresholdAnswer{M: 16 << 20, P: 64, Value: 35 << 20, AtLeastHalf: true},
+		}},
+	}
+}
+
+func TestValidSamples(t *testing.T) {
+	for name, p := range map[string]*Profile{"sample": sample(), "richSample": richSample(), "thresholdSample": thresholdSample()} {
+		if err := p.Validate(); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+		var buf bytes.Buffer
+		if err := Encode(&buf, p); err != nil {
+			t.Fatal(err)
+		}
+		got, err := Read(&buf)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if !reflect.DeepEqual(got, p) {
+			t.Errorf("%s: round trip changed the profile:\n%+v\n%+v", name, got, p)
+		}
+	}
+}
+
+// TestValidateRules breaks richSample one rule at a time and checks that
+// Validate, and Read of the encoded profile, reject it with a one-line
+// FormatError naming the root and the field; and that the variants the
+// rules allow pass.
+func TestValidateRules(t *testing.T) {
+	root := func(p *Profile) *Root { return &p.Roots[0] }
+	line := func(p *Profile, i int) *Line { return &p.Roots[0].Lines[i] }
+	sampleAt := func(p *Profile, i int) *HeapSample { return &p.Roots[0].Heap.Samples[i] }
+	const r0 = "invalid profile: root main.main: "
+	const l0 = r0 + "main.go:10: "
+	const l1 = r0 + "main.go:20: "
+	tests := []struct {
+		name   string
+		change func(p *Profile)
+		want   string // "" for a change that keeps the profile valid
+	}{
+		// attributed
+		{"attributed decreasing", func(p *Profile) { root(p).Attributed = []int{1, 4, 2} }, r0 + "attributed not strictly increasing (2 after 4)"},
+		{"attributed repeated", func(p *Profile) { root(p).Attributed = []int{1, 2, 2, 4} }, r0 + "attributed not strictly increasing (2 after 2)"},
+		{"attributed 0", func(p *Profile) { root(p).Attributed = []int{0, 1, 2, 4} }, r0 + "attributed p = 0 outside 1..pmax 4"},
+		{"attributed above pmax", func(p *Profile) { root(p).Attributed = []int{1, 2, 4, 5} }, r0 + "attributed p = 5 outside 1..pmax 4"},
+		{"attributed not from 1", func(p *Profile) {
+			root(p).Attributed = []int{2, 4}
+			delete(line(p, 0).MHWMBytes, "1")
+			delete(line(p, 0).MHWMSplit, "1")
+		}, r0 + "attributed starts with 2, not 1"},
+		{"attributed not from 1, no per-line figures", func(p *Profile) {
+			root(p).Attributed = []int{2, 4}
+			root(p).MHWM = []Point{{1, 0}, {2, 0}, {3, 0}, {4, 0}}
+			for i := range root(p).Lines {
+				line(p, i).MHWMBytes, line(p, i).MHWMSplit = nil, nil
+			}
+		}, ""},
+		{"attributed without MHWM", func(p *Profile) {
+			root(p).MHWM = nil
+		}, ""},
+		// per-line keys
+		{"mhwm_bytes key not attributed", func(p *Profile) { line(p, 0).MHWMBytes["3"] = 0 }, l0 + "mhwm_bytes has figures for p = 3, not one of attributed"},
+		{"mhwm_bytes key not canonical", func(p *Profile) { line(p, 0).MHWMBytes["01"] = 0 }, l0 + `mhwm_bytes has figures for p = "01"`},
+		{"mhwm_bytes key above pmax", func(p *Profile) { line(p, 1).MHWMBytes["9"] = 0 }, l1 + `mhwm_bytes has figures for p = "9"`},
+		{"mhwm_split key not attributed", func(p *Profile) { line(p, 1).MHWMSplit["3"] = Split{} }, l1 + "mhwm_split has figures for p = 3, not one of attributed"},
+		{"mhwm_split key not a number", func(p *Profile) { line(p, 1).MHWMSplit["x"] = Split{} }, l1 + `mhwm_split has figures for p = "x"`},
+		{"keys without attributed", func(p *Profile) {
+			root(p).Attributed = nil
+			line(p, 0).MHWMBytes["3"] = 150
+			line(p, 0).MHWMSplit["3"] = Split{Running: 150}
+		}, ""},
+		{"split without mhwm_bytes entry, zero", func(p *Profile) { line(p, 1).MHWMSplit["1"] = Split{} }, ""},
+		{"split without mhwm_bytes entry, non-zero", func(p *Profile) { line(p, 1).MHWMSplit["1"] = Split{Running: 5} }, l1 + "mhwm_split for p = 1 totals 5, mhwm_bytes is 0"},
+		{"split total", func(p *Profile) { line(p, 0).MHWMSplit["4"] = Split{Running: 90, Suspended: 50} }, l0 + "mhwm_split for p = 4 totals 140, mhwm_bytes is 150"},
+		{"split overflow", func(p *Profile) {
+			line(p, 0).MHWMSplit["4"] = Split{Running: math.MaxInt64, Completed: 1, Suspended: math.MinInt64 + 148}
+		}, l0 + "mhwm_split for p = 4 totals beyond the int64 range, mhwm_bytes is 150"},
+		{"negative shares", func(p *Profile) {
+			line(p, 0).MHWMBytes["4"] = 250
+			line(p, 0).MHWMSplit["4"] = Split{Running: 250}
+			line(p, 1).MHWMBytes["4"] = -50
+			line(p, 1).MHWMSplit["4"] = Split{Completed: -50}
+		}, ""},
+		// the exact attribution
+		{"shares above MHWM", func(p *Profile) {
+			line(p, 1).MHWMBytes["4"] = 60
+			line(p, 1).MHWMSplit["4"] = Split{Completed: 60}
+		}, r0 + "lines' mhwm_bytes for attributed p = 4 sum to 210, MHWM_4 is 200"},
+		{"shares below MHWM", func(p *Profile) {
+			delete(line(p, 1).MHWMBytes, "2")
+			delete(line(p, 1).MHWMSplit, "2")
+		}, r0 + "lines' mhwm_bytes for attributed p = 2 sum to 100, MHWM_2 is 150"},
+		{"shares overflow", func(p *Profile) {
+			line(p, 0).MHWMBytes["1"] = math.MaxInt64
+			line(p, 0).MHWMSplit["1"] = Split{Running: math.MaxInt64}
+			line(p, 1).MHWMBytes["1"] = 1
+			line(p, 1).MHWMSplit["1"] = Split{Running: 1}
+		}, r0 + "lines' mhwm_bytes for attributed p = 1 sum to beyond the int64 range, MHWM_1 is 100"},
+		// heap
+		{"heap strand decreasing", func(p *Profile) { sampleAt(p, 1).Strand = 0 }, r0 + "heap sample 1: strand 0 before strand 1 of sample 0"},
+		{"heap strand negative", func(p *Profile) { sampleAt(p, 0).Strand = -1 }, r0 + "heap sample 0: strand -1 < 0"},
+		{"heap index above", func(p *Profile) { sampleAt(p, 1).Lines[1].Index = 2 }, r0 + "heap sample 1: line index 2 outside the 2 lines"},
+		{"heap index negative", func(p *Profile) { sampleAt(p, 0).Lines[0].Index = -1 }, r0 + "heap sample 0: line index -1 outside the 2 lines"},
+		{"heap index without lines", func(p *Profile) { root(p).Lines = nil; root(p).Attributed = nil }, r0 + "heap sample 0: line index 0 outside the 0 lines"},
+		{"heap indices decreasing", func(p *Profile) { sampleAt(p, 1).Lines = []LineBytes{{1, 50}, {0, 100}} }, r0 + "heap sample 1: line indices not strictly increasing (0 after 1)"},
+		{"heap indices repeated", func(p *Profile) { sampleAt(p, 1).Lines = []LineBytes{{0, 100}, {0, 50}} }, r0 + "heap sample 1: line indices not strictly increasing (0 after 0)"},
+		{"heap sum", func(p *Profile) { sampleAt(p, 1).Bytes = 149 }, r0 + "heap sample 1: lines' bytes sum to 150, bytes is 149"},
+		{"heap sum empty", func(p *Profile) { sampleAt(p, 2).Bytes = 1 }, r0 + "heap sample 2: lines' bytes sum to 0, bytes is 1"},
+		{"heap sum overflow", func(p *Profile) {
+			sampleAt(p, 1).Lines = []LineBytes{{0, math.MaxInt64}, {1, 1}}
+		}, r0 + "heap sample 1: lines' bytes sum to beyond the int64 range, bytes is 150"},
+		{"heap empty", func(p *Profile) { root(p).Heap = &Heap{} }, ""},
+		// counts that cannot be negative
+		{"alloc_bytes", func(p *Profile) { line(p, 1).AllocBytes = -1 }, l1 + "alloc_bytes -1 < 0"},
+		{"allocs", func(p *Profile) { line(p, 0).Allocs = -2 }, l0 + "allocs -2 < 0"},
+		{"serial_peak", func(p *Profile) { root(p).SerialPeak = -1 }, r0 + "serial_peak -1 < 0"},
+		{"work", func(p *Profile) { root(p).Work = -1 }, r0 + "work -1 < 0"},
+		{"span", func(p *Profile) { root(p).Span = -1 }, r0 + "span -1 < 0"},
+		{"strands", func(p *Profile) { root(p).Strands = -1 }, r0 + "strands -1 < 0"},
+		{"spawns", func(p *Profile) { root(p).Spawns = -1 }, r0 + "spawns -1 < 0"},
+		{"censuses", func(p *Profile) { root(p).Censuses = -1 }, r0 + "censuses -1 < 0"},
+		{"census_error_bytes", func(p *Profile) { root(p).CensusError = -1 }, r0 + "census_error_bytes -1 < 0"},
+		{"census_lag_bytes", func(p *Profile) { root(p).CensusLag = -1 }, r0 + "census_lag_bytes -1 < 0"},
+		{"profile threshold", func(p *Profile) { p.Threshold = -1 }, "invalid profile: threshold -1 < 0"},
+		// threshold answers
+		{"threshold p 0", func(p *Profile) { root(p).Threshold = &ThresholdAnswer{M: 16, P: 0} }, r0 + "threshold p = 0 outside 1..pmax 4"},
+		{"threshold p above pmax", func(p *Profile) { root(p).Threshold = &ThresholdAnswer{M: 16, P: 5} }, r0 + "threshold p = 5 outside 1..pmax 4"},
+		{"threshold m", func(p *Profile) { root(p).Threshold = &ThresholdAnswer{M: 0, P: 4} }, r0 + "threshold m = 0 < 1"},
+		// one line even for a name with a newline
+		{"name with newline", func(p *Profile) { root(p).Name = "a\nb\u2028c"; root(p).Work = -1 }, `invalid profile: root a\nb\u2028c: work -1 < 0`},
+		// the existing rules still hold
+		{"MHWM decreasing", func(p *Profile) { root(p).MHWM[3].Bytes = 90 }, r0 + "MHWM_4 = 90 is below MHWM_3"},
+		{"MHWM count", func(p *Profile) { root(p).MHWM = root(p).MHWM[:3] }, r0 + "3 MHWM figures for pmax 4"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := richSample()
+			tt.change(p)
+			check := func(how string, err error) {
+				t.Helper()
+				if tt.want == "" {
+					if err != nil {
+						t.Errorf("%s: valid profile rejected: %v", how, err)
+					}
+					return
+				}
+				var fe *FormatError
+				if !errors.As(err, &fe) {
+					t.Fatalf("%s: got %v, want a FormatError", how, err)
+				}
+				if err.Error() != tt.want {
+					t.Errorf("%s: error\n%q, want\n%q", how, err, tt.want)
+				}
+				if strings.ContainsAny(err.Error(), "\n\r") {
+					t.Errorf("%s: error %q is not one line", how, err)
+				}
+			}
+			check("Validate", p.Validate())
+			var buf bytes.Buffer
+			if err := Encode(&buf, p); err != nil {
+				t.Fatal(err)
+			}
+			_, err := Read(&buf)
+			check("Read", err)
+		})
+	}
+}
+
+// TestReadTestdata reads the real profiles in testdata: they satisfy
+// every rule, the exact attribution included, and round-trip.
+func TestReadTestdata(t *testing.T) {
+	for name, data := range testdataProfiles(t) {
+		p, err := Read(bytes.NewReader(data))
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		var buf bytes.Buffer
+		if err := Encode(&buf, p); err != nil {
+			t.Fatal(err)
+		}
+		again, err := Read(&buf)
+		if err != nil {
+			t.Errorf("%s: re-read: %v", name, err)
+		} else if !reflect.DeepEqual(normalized(p), again) {
+			t.Errorf("%s: round trip changed the profile", name)
+		}
+		for _, r := range p.Roots {
+			switch {
+			case p.Threshold != 0 && (r.Threshold == nil || len(r.MHWM) != 0 || len(r.Attributed) != 0):
+				t.Errorf("%s: %s: threshold mode without a threshold answer only", name, r.Name)
+			case p.Threshold == 0 && (len(r.MHWM) == 0 || len(r.Attributed) == 0 || r.Heap == nil):
+				t.Errorf("%s: %s: exact mode without MHWM, attributed and heap", name, r.Name)
+			}
+		}
+	}
+}
+
+// TestReadTooLarge checks that Read refuses, without reading on, a file
+// larger than the limit (1 GiB, lowered here).
+func TestReadTooLarge(t *testing.T) {
+	if maxSize != 1<<30 {
+		t.Fatalf("maxSize = %d, want 1 GiB", maxSize)
+	}
+	defer func(old int64) { maxSize = old }(maxSize)
+	maxSize = 2 << 10
+
+	var valid bytes.Buffer
+	Encode(&valid, sample())
+	if valid.Len() > 2<<10 {
+		t.Fatalf("sample is %d bytes", valid.Len())
+	}
+	exact := append(valid.Bytes(), bytes.Repeat([]byte(" "), 2<<10-valid.Len())...)
+	if _, err := Read(bytes.NewReader(exact)); err != nil {
+		t.Errorf("a profile of exactly the limit: %v", err)
+	}
+	src := &endless{}
+	_, err := Read(src)
+	var fe *FormatError
+	if !errors.As(err, &fe) || err.Error() != "file larger than 2 KiB, not read as an spgo profile" {
+		t.Errorf("got %v, want a FormatError saying the file is larger than 2 KiB", err)
+	}
+	if src.n > 2<<10+1 {
+		t.Errorf("read %d bytes of an endless file with a limit of 2 KiB", src.n)
+	}
+	path := filepath.Join(t.TempDir(), "big.json")
+	if err := os.WriteFile(path, append(exact, ' '), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadFile(path); !errors.As(err, &fe) || !strings.Contains(err.Error(), "big.json: file larger than 2 KiB") {
+		t.Errorf("ReadFile: got %v, want a FormatError saying the file is larger than 2 KiB", err)
+	}
+	for n, want := range map[int64]string{1 << 30: "1 GiB", 3 << 20: "3 MiB", 1 << 10: "1 KiB", 1000: "1000 bytes", 0: "0 bytes"} {
+		if got := sizeString(n); got != want {
+			t.Errorf("sizeString(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+// endless is a reader of a profile that never ends.
+type endless struct{ n int64 }
+
+func (e *endless) Read(b []byte) (int, error) {
+	const head = `{"schema": "spgo.profile/v1", "program": "`
+	for i := range b {
+		if e.n < int64(len(head)) {
+			b[i] = head[e.n]
+		} else {
+			b[i] = 'x'
+		}
+		e.n++
+	}
+	return len(b), nil
+}
+
+// TestReadIOError checks that an error reading is returned as it is.
+func TestReadIOError(t *testing.T) {
+	boom := errors.New("boom")
+	_, err := Read(io.MultiReader(strings.NewReader(`{"schema"`), &failing{boom}))
+	if !errors.Is(err, boom) {
+		t.Errorf("got %v, want the reader's error", err)
+	}
+}
+
+type failing struct{ err error }
+
+func (f *failing) Read([]byte) (int, error) { return 0, f.err }
