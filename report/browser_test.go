@@ -82,7 +82,7 @@ func TestHTMLInBrowser(t *testing.T) {
 	bin := findChromium(t)
 	dir := t.TempDir()
 	p := readHTMLProfile(t, "tiles")
-	abs, err := filepath.Abs(filepath.Join("testdata", "html", "tiles"))
+	abs, err := filepath.Abs(filepath.Join("..", "testdata", "examples", "tiles"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,6 +128,11 @@ func TestHTMLInBrowser(t *testing.T) {
 			if !strings.Contains(rows[0].text(), want) {
 				t.Errorf("first row %q lacks %q (%d)", rows[0].text(), want, i)
 			}
+		}
+		// The annotated source comes from the file, not only the lines
+		// the profile names.
+		if src := sec.one(t, "table.src").text(); !strings.Contains(src, "scratch[i] = byte(i*7 + t*13)") {
+			t.Errorf("annotated source lacks an unannotated line of main.go:\n%.1000s", src)
 		}
 		if n := len(doc.one(t, "#diff").one(t, "table.dlines").sel("tr")); n < 3 {
 			t.Errorf("%d diff rows", n)

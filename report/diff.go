@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/spgo/spgo/rtlib/profile"
 )
@@ -189,6 +190,9 @@ func sideOf(r *profile.Root, q int) (*share, error) {
 	}
 	s.total, _ = r.MHWMAt(q)
 	s.exact = r.Exact
+	if _, ok := r.AttributedAt(q); !ok {
+		return nil, fmt.Errorf("diff: root %s has no per-line figures for p = %d (%s)", r.Name, q, attributedHint(r))
+	}
 	nth := map[lineMatch]int{}
 	sum := int64(0)
 	for i := range r.Lines {
@@ -262,4 +266,12 @@ func diffRoot(b, c *profile.Root, q, q2 int) (RootDiff, error) {
 		return cmp.Compare(max(x.Line, x.BaseLine), max(y.Line, y.BaseLine))
 	})
 	return rd, nil
+}
+
+// attributedHint says which p have per-line figures and how to get more.
+func attributedHint(r *profile.Root) string {
+	if len(r.Attributed) == 0 {
+		return "the profile has none"
+	}
+	return fmt.Sprintf("the run gave them for p = %s; SPGO_ATTRIBUTE=%d in the program's environment gives every p", strings.Trim(fmt.Sprint(r.Attributed), "[]"), len(r.MHWM)+1)
 }

@@ -146,6 +146,10 @@ func TestDiffPs(t *testing.T) {
 
 func TestDiffErrors(t *testing.T) {
 	ok := tProf(tRoot("main.main", tLine("m.go", 1, "main.f", "a", 1, 2)))
+	// p = 3 is not listed and MHWM_3 ≠ MHWM_2: no per-line figures.
+	unlisted := tProf(tRoot("main.main", tLine("m.go", 1, "main.f", "a", 1, 2)))
+	unlisted.PMax = 3
+	unlisted.Roots[0].MHWM = append(unlisted.Roots[0].MHWM, profile.Point{P: 3, Bytes: 5})
 	thr := &profile.Profile{Schema: profile.Schema, PMax: 4, Threshold: 1 << 20, Roots: []profile.Root{{Name: "main.main", Threshold: &profile.ThresholdAnswer{M: 1 << 20, P: 4}}}}
 	for _, tt := range []struct {
 		name string
@@ -156,6 +160,8 @@ func TestDiffErrors(t *testing.T) {
 		{"q too large", func() error { _, err := DiffProfiles(ok, ok, "a", "b", 3); return err }, "p = 3 is outside a (pmax 2)"},
 		{"ps threshold", func() error { _, err := DiffPs(thr, 1, 2); return err }, "no MHWM figures"},
 		{"ps range", func() error { _, err := DiffPs(ok, 1, 9); return err }, "p = 9 is outside"},
+		{"not attributed", func() error { _, err := DiffPs(unlisted, 1, 3); return err },
+			"root main.main has no per-line figures for p = 3 (the run gave them for p = 1 2; SPGO_ATTRIBUTE=4 in the program's environment gives every p)"},
 	} {
 		if err := tt.err(); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: error %v, want %q", tt.name, err, tt.want)

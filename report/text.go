@@ -171,7 +171,7 @@ func topLines(r *profile.Root, q int) []lineShare {
 func lines(w io.Writer, r *profile.Root, q, n int) {
 	total, _ := r.MHWMAt(q)
 	if _, ok := r.AttributedAt(q); !ok {
-		fmt.Fprintf(w, "  no per-line figures for p=%d in this profile\n", q)
+		fmt.Fprintf(w, "  no per-line figures for p=%d: %s\n", q, attributedHint(r))
 		return
 	}
 	ls := topLines(r, q)

@@ -275,6 +275,9 @@
 //	SPGO_CENSUS_MIN    smallest census budget in bytes (default 65536)
 //	SPGO_TRACK         objects this big or bigger are tracked (default 4096)
 //	SPGO_SOURCE_ROOT   files under this directory are named relative to it
+//	SPGO_ATTRIBUTE     most processor counts given per-line figures per
+//	                   root (default 32; 1, the powers of two, pmax and
+//	                   where the curve stops growing always are)
 //	SPGO_WATCHDOG      watchdog period (default 1s, 0 disables)
 //	SPGO_CHECK         1: verify the caller of every scheduling hook (slower)
 //	SPGO_DEBUG_CENSUS  non-empty: one line of statistics per census on stderr

@@ -38,6 +38,7 @@ var cfg struct {
 	minBudget int64   // SPGO_CENSUS_MIN: fewest bytes between censuses
 	track     int64   // SPGO_TRACK: objects this large are tracked one by one
 	srcRoot   string  // SPGO_SOURCE_ROOT: files under it are named relative to it
+	attribute int     // SPGO_ATTRIBUTE: most per-line attributions per root
 	problems  []string
 }
 
@@ -52,6 +53,7 @@ const (
 	defaultErrBound  = 0.1
 	defaultMinBudget = 64 << 10
 	defaultTrack     = 4 << 10
+	defaultAttribute = 32
 )
 
 func init() { loadConfig() }
@@ -67,6 +69,7 @@ func loadConfig() {
 	cfg.threshold = envInt("SPGO_THRESHOLD", 0, 0, mhwm.MaxBytes)
 	cfg.minBudget = envInt("SPGO_CENSUS_MIN", defaultMinBudget, 0, mhwm.MaxBytes)
 	cfg.track = envInt("SPGO_TRACK", defaultTrack, 16, mhwm.MaxBytes)
+	cfg.attribute = int(envInt("SPGO_ATTRIBUTE", defaultAttribute, 1, mhwm.MaxP+1))
 	if root := os.Getenv("SPGO_SOURCE_ROOT"); root != "" {
 		if filepath.IsAbs(root) {
 			cfg.srcRoot = filepath.Clean(root)
@@ -358,16 +361,28 @@ func (r *proot) build() profile.Root {
 }
 
 // attributedQs are the processor counts the per-line table gives: 1,
-// every q where MHWM_q changes, the powers of two and pmax. Every other q
-// has the worst case of the largest of these below it.
-func attributedQs(res *mhwm.Result) []int {
-	var qs []int
-	for q := 1; q <= res.PMax; q++ {
-		if q == 1 || q == res.PMax || q&(q-1) == 0 || res.MHWM[q] != res.MHWM[q-1] {
-			qs = append(qs, q)
+// the powers of two, pmax and the first q where MHWM_q reaches MHWM_pmax
+// (the ends of the curve's growth), then the other q where MHWM_q
+// changes, smallest first, while the SPGO_ATTRIBUTE budget lasts (each
+// costs a walk of the run's tree). A q left out has no per-line figures
+// unless MHWM_q equals the figure of the largest listed q below it.
+func attributedQs(res *mhwm.Result, budget int) []int {
+	pmax := res.PMax
+	want := map[int]bool{1: true, pmax: true}
+	for q := 1; q <= pmax; q *= 2 {
+		want[q] = true
+	}
+	sat := pmax
+	for sat > 1 && res.MHWM[sat-1] == res.MHWM[pmax] {
+		sat--
+	}
+	want[sat] = true
+	for q := 2; q <= pmax && len(want) < budget; q++ {
+		if res.MHWM[q] != res.MHWM[q-1] {
+			want[q] = true
 		}
 	}
-	return qs
+	return slices.Sorted(maps.Keys(want))
 }
 
 type lineKey struct {
@@ -415,7 +430,7 @@ func (r *proot) lines(res *mhwm.Result, out *profile.Root) {
 		}
 	}
 	if res.MHWM != nil {
-		qs := attributedQs(res)
+		qs := attributedQs(res, cfg.attribute)
 		for i, q := range qs {
 			a, err := res.Attribute(q)
 			if err != nil {

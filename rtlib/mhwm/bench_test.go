@@ -235,3 +235,51 @@ func BenchmarkEngineLimited(b *testing.B) {
 		}
 	}
 }
+
+// holding runs a balanced tree of depth d whose every level holds 100
+// bytes at its own site across its children (suspended and completed
+// components with bytes everywhere: the backtrack's worst case) and whose
+// leaves use 1,000 bytes of scratch.
+func holding(e *Engine, d int) {
+	e.Alloc(Site(d), 100)
+	if d == 0 {
+		e.Alloc(99, 1000)
+		e.Free(99, 1000)
+		return
+	}
+	e.Spawn()
+	holding(e, d-1)
+	e.Return()
+	holding(e, d-1)
+	e.Sync()
+	e.Free(Site(d), 100)
+}
+
+// BenchmarkAttribute measures what a profile's per-line table costs after
+// a run: one backtrack per attributed q (the tree is rebuilt once, before
+// the timer), and the serial heap series. holding(16) at p = 128, where
+// MHWM_q changes at every q.
+func BenchmarkAttribute(b *testing.B) {
+	e, _ := New(Config{P: 128, Attribution: true, Clock: func() int64 { return 0 }})
+	holding(e, 16)
+	res, err := e.Exit()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := res.Attribute(1); err != nil { // the replay, once
+		b.Fatal(err)
+	}
+	b.Run("one-q", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if _, err := res.Attribute(1 + i%128); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(res.Strands), "strands")
+	})
+	b.Run("heap-series", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			res.SerialHeap(400)
+		}
+	})
+}

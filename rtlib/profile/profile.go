@@ -82,11 +82,13 @@ type Root struct {
 	// Lines is the per-line table, sorted by file and line.
 	Lines []Line `json:"lines"`
 	// Attributed lists, in increasing order, the processor counts q whose
-	// per-line shares Lines[].MHWMBytes hold: 1, every q where MHWM_q
-	// changes, the powers of two and PMax. The worst case for any other
-	// q is that of the largest listed q below it (MHWM is the same, and
-	// so is the antichain chosen). Use Root.LineMHWM. Empty in threshold
-	// mode.
+	// per-line shares Lines[].MHWMBytes hold: 1, the powers of two, PMax,
+	// the first q where MHWM_q reaches MHWM_PMax, and the other q where
+	// MHWM_q changes as far as the run's budget went (SPGO_ATTRIBUTE).
+	// The worst case for an unlisted q is that of the largest listed q
+	// below it when the two MHWM figures are equal (the antichain chosen
+	// is then the same); otherwise q has no per-line figures. Use
+	// Root.LineMHWM. Empty in threshold mode.
 	Attributed []int `json:"attributed,omitempty"`
 	// Heap is the serial run's live heap over time by line (exact mode).
 	Heap *Heap `json:"heap,omitempty"`
@@ -197,8 +199,8 @@ type Wall struct {
 }
 
 // AttributedAt returns the listed processor count whose per-line shares
-// stand for MHWM_q (the largest one ≤ q), and false when the root has no
-// per-line shares or q is out of range.
+// stand for MHWM_q (the largest one ≤ q, if its MHWM is MHWM_q), and
+// false when there is none or q is out of range.
 func (r *Root) AttributedAt(q int) (int, bool) {
 	if q < 1 || q > len(r.MHWM) {
 		return 0, false
@@ -209,7 +211,10 @@ func (r *Root) AttributedAt(q int) (int, bool) {
 			best = a
 		}
 	}
-	return best, best > 0
+	if best < 1 || best > len(r.MHWM) || r.MHWM[best-1].Bytes != r.MHWM[q-1].Bytes {
+		return 0, false
+	}
+	return best, true
 }
 
 // LineMHWM returns line l's share of MHWM_q and its split, and false if
