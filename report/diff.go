@@ -3,6 +3,7 @@ package report
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,7 +16,10 @@ import (
 type Diff struct {
 	// Base and Change label the two sides: file names, or "p=4".
 	Base, Change string
-	Roots        []RootDiff
+	// BasePartial and ChangePartial say a side's run did not end
+	// normally: its figures cover only what ran.
+	BasePartial, ChangePartial bool
+	Roots                      []RootDiff
 }
 
 // RootDiff is one root's comparison. The lines' deltas sum exactly to
@@ -39,16 +43,24 @@ type RootDiff struct {
 // Delta returns Change − Base.
 func (r *RootDiff) Delta() int64 { return r.Change - r.Base }
 
-// Percent returns the change relative to Base in percent; +Inf-like
-// growth from nothing is reported as 100 per cent per byte-free base.
+// Percent returns the change relative to Base in percent: +Inf for
+// growth from nothing (−Inf cannot happen: figures are not negative).
 func (r *RootDiff) Percent() float64 {
 	if r.Base == 0 {
 		if r.Change == 0 {
 			return 0
 		}
-		return 100
+		return math.Inf(1)
 	}
 	return 100 * float64(r.Change-r.Base) / float64(r.Base)
+}
+
+// PercentString formats Percent: "+5.9%", or "from 0".
+func (r *RootDiff) PercentString() string {
+	if r.Base == 0 && r.Change != 0 {
+		return "from 0"
+	}
+	return fmt.Sprintf("%+.1f%%", r.Percent())
 }
 
 // LineDiff is one line's share on both sides. Lines of two profiles are
@@ -97,7 +109,7 @@ func DiffProfiles(base, change *profile.Profile, baseName, changeName string, q 
 			return nil, fmt.Errorf("diff: %s has no MHWM figures (a threshold-mode run); rerun without -threshold", s.name)
 		}
 	}
-	d := &Diff{Base: baseName, Change: changeName}
+	d := &Diff{Base: baseName, Change: changeName, BasePartial: base.Partial, ChangePartial: change.Partial}
 	seen := map[string]bool{}
 	for i := range change.Roots {
 		c := &change.Roots[i]
@@ -132,7 +144,7 @@ func DiffPs(p *profile.Profile, q, q2 int) (*Diff, error) {
 			return nil, fmt.Errorf("diff: p = %d is outside the profile (pmax %d)", x, p.PMax)
 		}
 	}
-	d := &Diff{Base: "p=" + strconv.Itoa(q), Change: "p=" + strconv.Itoa(q2)}
+	d := &Diff{Base: "p=" + strconv.Itoa(q), Change: "p=" + strconv.Itoa(q2), BasePartial: p.Partial, ChangePartial: p.Partial}
 	for i := range p.Roots {
 		r := &p.Roots[i]
 		rd, err := diffRoot(r, r, q, q2)
@@ -186,12 +198,12 @@ func sideOf(r *profile.Root, q int) (*share, error) {
 		return s, nil
 	}
 	if len(r.MHWM) == 0 {
-		return nil, fmt.Errorf("diff: root %s has no MHWM figures (a threshold-mode run)", r.Name)
+		return nil, fmt.Errorf("diff: root %q has no MHWM figures (a threshold-mode run)", r.Name)
 	}
 	s.total, _ = r.MHWMAt(q)
 	s.exact = r.Exact
 	if _, ok := r.AttributedAt(q); !ok {
-		return nil, fmt.Errorf("diff: root %s has no per-line figures for p = %d (%s)", r.Name, q, attributedHint(r))
+		return nil, fmt.Errorf("diff: root %q has no per-line figures for p = %d (%s)", r.Name, q, attributedHint(r))
 	}
 	nth := map[lineMatch]int{}
 	sum := int64(0)

@@ -98,6 +98,11 @@ func TestDiffProfiles(t *testing.T) {
 		t.Errorf("roots %+v %+v", a, r)
 	}
 
+	change.Partial = true
+	var b strings.Builder
+	if d, _ := DiffProfiles(base, change, "b", "c", 0); d.WriteText(&b, DiffOptions{}) != nil || !strings.Contains(b.String(), "the change's run ended early") {
+		t.Errorf("a partial change is not flagged:\n%s", b.String())
+	}
 	d1, err := DiffProfiles(base, change, "b", "c", 1)
 	if err != nil {
 		t.Fatal(err)
@@ -161,7 +166,7 @@ func TestDiffErrors(t *testing.T) {
 		{"ps threshold", func() error { _, err := DiffPs(thr, 1, 2); return err }, "no MHWM figures"},
 		{"ps range", func() error { _, err := DiffPs(ok, 1, 9); return err }, "p = 9 is outside"},
 		{"not attributed", func() error { _, err := DiffPs(unlisted, 1, 3); return err },
-			"root main.main has no per-line figures for p = 3 (the run gave them for p = 1 2; SPGO_ATTRIBUTE=4 in the program's environment gives every p)"},
+			`root "main.main" has no per-line figures for p = 3 (the run gave them for p = 1 2; SPGO_ATTRIBUTE=4 in the program's environment gives every p)`},
 	} {
 		if err := tt.err(); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: error %v, want %q", tt.name, err, tt.want)
@@ -179,7 +184,8 @@ func TestLimit(t *testing.T) {
 		{in: "5%", want: Limit{Percent: 5, IsPercent: true}, exceeds: map[int64]bool{1050: false, 1051: true, 900: false}},
 		{in: "2.5 %", want: Limit{Percent: 2.5, IsPercent: true}, exceeds: map[int64]bool{1025: false, 1026: true}},
 		{in: "1KiB", want: Limit{Bytes: 1024}, exceeds: map[int64]bool{2024: false, 2025: true}},
-		{in: "100", want: Limit{Bytes: 100}, exceeds: map[int64]bool{1100: false, 1101: true}},
+		{in: "100B", want: Limit{Bytes: 100}, exceeds: map[int64]bool{1100: false, 1101: true}},
+		{in: "100", bad: true}, // 100 bytes or 100 %? Say which.
 		{in: "0%", want: Limit{IsPercent: true}, exceeds: map[int64]bool{1000: false, 1001: true}},
 		{in: "-5%", bad: true}, {in: "five", bad: true}, {in: "3 parsecs", bad: true}, {in: "", bad: true},
 	} {
@@ -203,6 +209,10 @@ func TestLimit(t *testing.T) {
 	}
 	if (&RootDiff{Status: "added", Change: 1 << 40}).Exceeds(Limit{}) {
 		t.Error("an added root fails the gate")
+	}
+	// Growth from nothing exceeds every percentage.
+	if r := (&RootDiff{Status: "matched", Change: 1}); !r.Exceeds(Limit{Percent: 1e9, IsPercent: true}) || r.PercentString() != "from 0" {
+		t.Errorf("growth from 0: exceeds %v, %s", r.Exceeds(Limit{Percent: 1e9, IsPercent: true}), r.PercentString())
 	}
 }
 

@@ -27,8 +27,8 @@ func (l Limit) String() string {
 	return Bytes(l.Bytes)
 }
 
-// ParseLimit parses "5%", "2.5%", "1MiB", "512KiB", "64MB" or a plain
-// number of bytes.
+// ParseLimit parses "5%", "2.5%", "1MiB", "512KiB", "64MB" or "100B". A
+// bare number is refused: 5 would mean five bytes where 5% was meant.
 func ParseLimit(s string) (Limit, error) {
 	t := strings.TrimSpace(s)
 	if pct, ok := strings.CutSuffix(t, "%"); ok {
@@ -39,8 +39,8 @@ func ParseLimit(s string) (Limit, error) {
 		return Limit{Percent: v, IsPercent: true}, nil
 	}
 	n, err := ParseSize(t)
-	if err != nil {
-		return Limit{}, fmt.Errorf("bad limit %q: want a percentage like 5%% or a size like 1MiB", s)
+	if err != nil || t != "" && t[len(t)-1] >= '0' && t[len(t)-1] <= '9' {
+		return Limit{}, fmt.Errorf("bad limit %q: want a percentage like 5%% or a size with its unit like 1MiB or 100B", s)
 	}
 	return Limit{Bytes: n}, nil
 }
@@ -75,7 +75,7 @@ func (r *RootDiff) Exceeds(l Limit) bool {
 		return false
 	}
 	if l.IsPercent {
-		return r.Percent() > l.Percent
+		return r.Percent() > l.Percent // +Inf from 0 exceeds any percentage
 	}
 	return r.Delta() > l.Bytes
 }
@@ -144,7 +144,7 @@ func (r *RootDiff) headline() string {
 	case "removed":
 		return fmt.Sprintf("%s: root gone (was %s at %s)", r.Name, Bytes(r.Base), qs)
 	}
-	s := fmt.Sprintf("%s: %s → %s at %s (%s, %+.1f%%)", r.Name, Bytes(r.Base), Bytes(r.Change), qs, signed(r.Delta()), r.Percent())
+	s := fmt.Sprintf("%s: %s → %s at %s (%s, %s)", r.Name, Bytes(r.Base), Bytes(r.Change), qs, signed(r.Delta()), r.PercentString())
 	if !r.BaseExact || !r.ChangeExact {
 		s += " [upper bounds: not exact]"
 	}
@@ -155,6 +155,9 @@ func (r *RootDiff) headline() string {
 func (d *Diff) WriteText(w io.Writer, o DiffOptions) error {
 	ew := &errWriter{w: w}
 	fmt.Fprintf(ew, "spgo diff: %s → %s\n", d.Base, d.Change)
+	if n := d.partialNote(); n != "" {
+		fmt.Fprintf(ew, "spgo diff: %s\n", n)
+	}
 	for _, r := range d.ordered(o) {
 		mark := ""
 		if o.Limit != nil && r.Exceeds(*o.Limit) {
@@ -171,6 +174,19 @@ func (d *Diff) WriteText(w io.Writer, o DiffOptions) error {
 		}
 	}
 	return ew.err
+}
+
+// partialNote warns when a side's run ended early, "" otherwise.
+func (d *Diff) partialNote() string {
+	switch {
+	case d.BasePartial && d.ChangePartial:
+		return "both runs ended early (panic, os.Exit, signal): their figures cover only what ran"
+	case d.BasePartial:
+		return "the baseline's run ended early (panic, os.Exit, signal): its figures cover only what ran"
+	case d.ChangePartial:
+		return "the change's run ended early (panic, os.Exit, signal): its figures cover only what ran"
+	}
+	return ""
 }
 
 // lineDeltas writes the first n changed lines of r (all for n ≤ 0), one
@@ -191,6 +207,9 @@ func lineDeltas(w io.Writer, indent string, r *RootDiff, n int) {
 func (d *Diff) WriteMarkdown(w io.Writer, o DiffOptions) error {
 	ew := &errWriter{w: w}
 	fmt.Fprintf(ew, "### spgo: worst-case memory (MHWM), %s → %s\n\n", mdEscape(d.Base), mdEscape(d.Change))
+	if n := d.partialNote(); n != "" {
+		fmt.Fprintf(ew, "⚠️ %s\n\n", mdEscape(n))
+	}
 	if o.Limit != nil {
 		if n := len(d.Failing(*o.Limit)); n > 0 {
 			fmt.Fprintf(ew, "**%d root(s) grew more than %s.**\n\n", n, o.Limit)
@@ -211,7 +230,7 @@ func (d *Diff) WriteMarkdown(w io.Writer, o DiffOptions) error {
 		if r.BaseQ != r.ChangeQ {
 			qs = fmt.Sprintf("%d → %d", r.BaseQ, r.ChangeQ)
 		}
-		fmt.Fprintf(ew, "| `%s` | %s | %s | %s | %s | %+.1f%% | %s |\n", r.Name, qs, Bytes(r.Base), Bytes(r.Change), signed(r.Delta()), r.Percent(), note)
+		fmt.Fprintf(ew, "| `%s` | %s | %s | %s | %s | %s | %s |\n", mdCode(r.Name), qs, Bytes(r.Base), Bytes(r.Change), signed(r.Delta()), r.PercentString(), note)
 	}
 	for _, r := range d.ordered(o) {
 		lines, more := o.shown(r)
@@ -252,8 +271,8 @@ func (d *Diff) WriteGitHub(w io.Writer, o DiffOptions) error {
 			if l.Delta() <= 0 || l.Line == 0 || l.File == unattributed {
 				continue
 			}
-			msg := fmt.Sprintf("%s: this line's share of the worst case at p=%d changed by %s (%s → %s); root total %s → %s (%+.1f%%)",
-				r.Name, r.ChangeQ, signed(l.Delta()), Bytes(l.Base), Bytes(l.Change), Bytes(r.Base), Bytes(r.Change), r.Percent())
+			msg := fmt.Sprintf("%s: this line's share of the worst case at p=%d changed by %s (%s → %s); root total %s → %s (%s)",
+				r.Name, r.ChangeQ, signed(l.Delta()), Bytes(l.Base), Bytes(l.Change), Bytes(r.Base), Bytes(r.Change), r.PercentString())
 			fmt.Fprintf(ew, "::%s file=%s,line=%d,title=%s::%s\n", level, ghProp(path.Join(o.PathPrefix, l.File)), l.Line, ghProp("spgo MHWM "+signed(l.Delta())), ghData(msg))
 		}
 		if failing {

@@ -57,6 +57,9 @@ var htmlTemplate = sync.OnceValue(func() *template.Template {
 // with each line's share, and the serial run's heap over time as a band
 // chart after Runciman and Wakeling; with o.Diff, the comparison.
 func WriteHTML(w io.Writer, p *profile.Profile, o HTMLOptions) error {
+	if o.Q < 0 || o.Q > p.PMax {
+		return fmt.Errorf("html report: p = %d is outside the profile (pmax %d)", o.Q, p.PMax)
+	}
 	page := newHTMLPage(p, o)
 	var buf bytes.Buffer
 	if err := htmlTemplate().Execute(&buf, page); err != nil {
@@ -503,7 +506,15 @@ func newHTMLSources(p *profile.Profile, read func(string) ([]byte, error)) *html
 	if read == nil {
 		root := p.SourceRoot
 		read = func(file string) ([]byte, error) {
+			// Only Go files, and relative names only below the source
+			// root: a profile cannot make the page embed other files.
+			if filepath.Ext(file) != ".go" {
+				return nil, fmt.Errorf("%s: not a Go source file", file)
+			}
 			if !filepath.IsAbs(file) {
+				if !filepath.IsLocal(file) {
+					return nil, fmt.Errorf("%s: outside the source root", file)
+				}
 				file = filepath.Join(root, file)
 			}
 			return os.ReadFile(file)
@@ -633,11 +644,11 @@ func newHTMLFiles(r *profile.Root, share []int64, hasShares bool, src *htmlSourc
 			return g
 		}
 		lines, err := src.lines(name)
-		if err != nil || len(lines) < nums[len(nums)-1] {
+		if err != nil || !htmlSourceMatches(lines, nums, func(n int) string { return m[n].text }) {
 			if err != nil {
 				f.Note = "source not found; showing the profiled lines only"
 			} else {
-				f.Note = "the source file is shorter than the profile says (it changed?); showing the profiled lines only"
+				f.Note = "the source file differs from the profile (changed since the run?); showing the profiled lines only"
 			}
 			prev := 0
 			for _, n := range nums {
@@ -720,7 +731,7 @@ func newHTMLDiff(d *Diff, n int) *htmlDiff {
 	for i := range d.Roots {
 		r := &d.Roots[i]
 		hr := htmlDiffRoot{Name: r.Name, Status: r.Status, Base: Bytes(r.Base), Change: Bytes(r.Change), Delta: signed(r.Delta()),
-			Percent: fmt.Sprintf("%+.1f%%", r.Percent()), Up: r.Delta() > 0, Down: r.Delta() < 0, Inexact: !r.BaseExact || !r.ChangeExact}
+			Percent: r.PercentString(), Up: r.Delta() > 0, Down: r.Delta() < 0, Inexact: !r.BaseExact || !r.ChangeExact}
 		hr.Qs = "p = " + strconv.Itoa(r.ChangeQ)
 		if r.BaseQ != r.ChangeQ {
 			hr.Qs = fmt.Sprintf("p = %d → p = %d", r.BaseQ, r.ChangeQ)
@@ -745,4 +756,27 @@ func newHTMLDiff(d *Diff, n int) *htmlDiff {
 		hd.Roots = append(hd.Roots, hr)
 	}
 	return hd
+}
+
+// htmlSourceMatches reports whether the file's lines are those the
+// profile saw: long enough, and the profiled lines' text (the runtime
+// keeps up to 200 bytes of it) as recorded.
+func htmlSourceMatches(lines []string, nums []int, text func(int) string) bool {
+	if len(lines) < nums[len(nums)-1] {
+		return false
+	}
+	for _, n := range nums {
+		want := text(n)
+		if want == "" {
+			continue
+		}
+		got := strings.TrimSpace(lines[n-1])
+		if len(got) > len(want) {
+			got = got[:len(want)]
+		}
+		if got != want {
+			return false
+		}
+	}
+	return true
 }

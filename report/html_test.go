@@ -528,6 +528,8 @@ func TestHTMLEscapes(t *testing.T) {
 					b.WriteString(hostile + "\n")
 				case 30:
 					b.WriteString("// <b>not bold</b> & <!-- not a comment -->\n")
+				case 50:
+					b.WriteString("\tx := 1\n") // as the profile saw it
 				default:
 					fmt.Fprintf(&b, "// line %d\n", i)
 				}
@@ -591,6 +593,20 @@ func TestHTMLEscapes(t *testing.T) {
 	}
 	if want := "[7 lines] 8 9 10 11 12 [35 lines] 48 49 50 51 52 [8 lines]"; strings.Join(got, " ") != want {
 		t.Errorf("a.go rows %s, want %s", strings.Join(got, " "), want)
+	}
+	// A source that no longer matches the profile is not used.
+	changed := func(file string) ([]byte, error) {
+		if file == "a.go" {
+			return []byte(strings.Repeat("// other\n", 60)), nil
+		}
+		return nil, os.ErrNotExist
+	}
+	doc2, err := parseTestHTML(writeTestHTML(t, handProfile(), HTMLOptions{Source: changed}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if txt := doc2.one(t, "#root-0").one(t, "div.source").text(); !strings.Contains(txt, "the source file differs from the profile") || strings.Contains(txt, "// other") {
+		t.Error("a changed source file is annotated as if it matched")
 	}
 	// The strand clock is used when no sample has a wall time.
 	if xl := sec.one(t, "svg.bandchart").text(); !strings.Contains(xl, "strands run") {
@@ -790,6 +806,25 @@ func TestHTMLEmptyHeap(t *testing.T) {
 		sec := doc.one(t, id)
 		if len(sec.sel("svg.bandchart")) != 0 || len(sec.sel("p.noheap")) != 1 {
 			t.Errorf("%s: an empty or missing heap is not said so", id)
+		}
+	}
+}
+
+// TestHTMLSourcesConfined: the default source reader reads Go files only,
+// and relative names only below the source root.
+func TestHTMLSourcesConfined(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "root"), 0o755)
+	os.WriteFile(filepath.Join(dir, "root", "a.go"), []byte("package a\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "secret.go"), []byte("package s\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "root", "notes.txt"), []byte("secret\n"), 0o644)
+	src := newHTMLSources(&profile.Profile{SourceRoot: filepath.Join(dir, "root")}, nil)
+	for file, ok := range map[string]bool{
+		"a.go": true, "../secret.go": false, "notes.txt": false, "/etc/passwd": false,
+		filepath.Join(dir, "secret.go"): true, // absolute Go files: dependencies outside the module
+	} {
+		if _, err := src.lines(file); (err == nil) != ok {
+			t.Errorf("%s: read error %v, want readable = %v", file, err, ok)
 		}
 	}
 }

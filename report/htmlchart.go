@@ -81,15 +81,13 @@ func htmlNum(f float64) string {
 // a power-of-two step giving two to five intervals, so that the labels
 // are round in binary units.
 func htmlByteTicks(hi int64) (top int64, ticks []int64) {
-	if hi <= 0 {
-		hi = 1
-	}
+	hi = min(max(hi, 1), 1<<62) // validated profiles stay below 2^62
 	step := int64(1)
-	for step*5 < hi {
+	for step < (hi+4)/5 && step < 1<<60 { // step·5 < hi without overflow
 		step *= 2
 	}
 	top = (hi + step - 1) / step * step
-	for v := int64(0); v <= top; v += step {
+	for v := int64(0); v <= top && v >= 0; v += step {
 		ticks = append(ticks, v)
 	}
 	return top, ticks

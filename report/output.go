@@ -9,8 +9,10 @@ import (
 )
 
 // WriteFile writes what write produces to path, "-" meaning standard
-// output. A file is written whole or not at all: into a temporary file
-// beside it, then renamed over it.
+// output. A regular file is written whole or not at all: into a
+// temporary file beside it (beside the target of a symbolic link), then
+// renamed over it. A FIFO, a device or another non-regular file is
+// written in place.
 func WriteFile(path string, write func(io.Writer) error) error {
 	if path == "-" {
 		return write(os.Stdout)
@@ -18,6 +20,25 @@ func WriteFile(path string, write func(io.Writer) error) error {
 	var buf bytes.Buffer
 	if err := write(&buf); err != nil {
 		return err
+	}
+	if fi, err := os.Stat(path); err == nil {
+		if !fi.Mode().IsRegular() {
+			f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
+			if err != nil {
+				return fmt.Errorf("write %s: %w", path, err)
+			}
+			_, err = f.Write(buf.Bytes())
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+			if err != nil {
+				return fmt.Errorf("write %s: %w", path, err)
+			}
+			return nil
+		}
+		if real, err := filepath.EvalSymlinks(path); err == nil {
+			path = real
+		}
 	}
 	dir, base := filepath.Split(path)
 	if dir == "" {

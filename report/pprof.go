@@ -67,6 +67,11 @@ func toPprof(p *profile.Profile, o PprofOptions) (*pprof.Profile, error) {
 		if slices.Contains(qs[:i], q) {
 			return nil, fmt.Errorf("processor count %d given twice", q)
 		}
+		for _, r := range roots {
+			if _, ok := r.AttributedAt(q); !ok && len(r.MHWM) > 0 && len(r.Lines) > 0 {
+				return nil, fmt.Errorf("root %q has no per-line figures for p = %d (%s)", r.Name, q, attributedHint(r))
+			}
+		}
 	}
 
 	b := &pprofBuilder{

@@ -56,7 +56,7 @@ func SelectRoots(p *profile.Profile, name string) ([]*profile.Root, error) {
 // DefaultPs returns 1, 2, 4, … ≤ pmax, and pmax.
 func DefaultPs(pmax int) []int {
 	var ps []int
-	for p := 1; p <= pmax; p *= 2 {
+	for p := 1; p <= pmax && p <= profile.MaxPMax; p *= 2 {
 		ps = append(ps, p)
 	}
 	if len(ps) == 0 || ps[len(ps)-1] != pmax {
@@ -84,8 +84,13 @@ func Text(w io.Writer, p *profile.Profile, o Options) error {
 	if err != nil {
 		return err
 	}
-	if o.Q < 0 || o.Q > p.PMax {
+	if o.Q < 0 || o.Q > p.PMax { // 0: the largest
 		return fmt.Errorf("p = %d is outside the profile (pmax %d)", o.Q, p.PMax)
+	}
+	for _, q := range o.Ps {
+		if q < 1 || q > p.PMax {
+			return fmt.Errorf("p = %d is outside the profile (pmax %d)", q, p.PMax)
+		}
 	}
 	ew := &errWriter{w: w}
 	if p.Partial {

@@ -433,8 +433,9 @@ func (r *proot) lines(res *mhwm.Result, out *profile.Root) {
 		qs := attributedQs(res, cfg.attribute)
 		for i, q := range qs {
 			a, err := res.Attribute(q)
-			if err != nil {
-				r.reason("per-line attribution failed: " + err.Error())
+			if err != nil { // an internal error: say so where it is read
+				out.Reasons = append(out.Reasons, "per-line attribution failed (an spgo bug; the per-line figures stop at p = "+strconv.Itoa(q-1)+"): "+err.Error())
+				out.Exact = false
 				qs = qs[:i]
 				break
 			}

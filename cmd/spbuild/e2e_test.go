@@ -247,6 +247,9 @@ func treeHash(t *testing.T, dir string) string {
 func checkReports(t *testing.T, p *profile.Profile, page, pb string) {
 	t.Helper()
 	r := &p.Roots[0]
+	if len(r.Attributed) == 0 {
+		t.Errorf("no per-line figures (attributed is empty)")
+	}
 	for _, q := range r.Attributed {
 		sum := int64(0)
 		for i := range r.Lines {
@@ -287,11 +290,14 @@ func checkReports(t *testing.T, p *profile.Profile, page, pb string) {
 			idx = i
 		}
 	}
+	if idx < 0 {
+		t.Fatalf("pprof output has no mhwm_64 sample type: %v", pp.SampleType)
+	}
 	sum := int64(0)
 	for _, s := range pp.Sample {
 		sum += s.Value[idx]
 	}
-	if m, _ := r.MHWMAt(64); idx < 0 || sum != m {
+	if m, _ := r.MHWMAt(64); sum != m {
 		t.Errorf("pprof mhwm_64 sums to %d (index %d), MHWM_64 %d", sum, idx, m)
 	}
 }

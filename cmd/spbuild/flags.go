@@ -184,16 +184,22 @@ type pflags struct {
 func (f *pflags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.pmax, "pmax", 64, "compute MHWM_p for every p up to this (1..1024)")
 	fs.StringVar(&f.plist, "p", "", "comma-separated processor counts to show (pmax becomes the largest)")
-	fs.StringVar(&f.json, "json", "", "write the spgo.profile/v1 profile to this file")
-	fs.StringVar(&f.html, "html", "", "write the HTML report (as spreport html) to this file")
-	fs.StringVar(&f.pprof, "pprof", "", "write a pprof profile (as spreport pprof) to this file")
-	fs.IntVar(&f.lines, "lines", 10, "lines to list per root in the report")
+	fs.StringVar(&f.json, "json", "", "write the spgo.profile/v1 profile to this file (- for standard output)")
+	fs.StringVar(&f.html, "html", "", "write the HTML report (as spreport html) to this file (- for standard output)")
+	fs.StringVar(&f.pprof, "pprof", "", "write a pprof profile (as spreport pprof) to this file (- for standard output)")
+	fs.IntVar(&f.lines, "lines", 10, "lines to list per root in the text report (the HTML report lists at least 20)")
 }
 
 // write writes the files asked for: the profile, the HTML report (titled
 // with the command line) and the pprof profile.
 func (f *pflags) write(p *profile.Profile, title string) error {
-	if f.json != "" {
+	switch f.json {
+	case "":
+	case "-":
+		if err := profile.Encode(os.Stdout, p); err != nil {
+			return err
+		}
+	default:
 		if err := profile.WriteFile(f.json, p); err != nil {
 			return err
 		}

@@ -96,7 +96,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "spreport %s: %s\n", name, ue.msg)
 		return 2
 	default:
-		fmt.Fprintf(stderr, "spreport %s: %v\n", name, err)
+		// The report package's errors may name the command already.
+		fmt.Fprintf(stderr, "spreport %s: %s\n", name, strings.TrimPrefix(err.Error(), name+": "))
 		return 2
 	}
 }
@@ -150,17 +151,9 @@ func parseOne(fs *flag.FlagSet, stdout io.Writer, args []string) (*profile.Profi
 	return read(pos[0])
 }
 
-// read reads a profile, with the file name in any error.
+// read reads a profile; errors name the file.
 func read(path string) (*profile.Profile, error) {
-	p, err := profile.ReadFile(path)
-	if err != nil {
-		var fe *profile.FormatError
-		if errors.As(err, &fe) || errors.Is(err, os.ErrNotExist) {
-			return nil, err
-		}
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return p, nil
+	return profile.ReadFile(path)
 }
 
 // intList parses "1,2,8".
@@ -365,20 +358,15 @@ func cmdHTML(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	o := report.HTMLOptions{Title: title(p), Q: *q, Lines: *lines, By: *by}
+	o := report.HTMLOptions{Title: strings.Join(p.Args, " "), Q: *q, Lines: *lines, By: *by}
 	if *base != "" || *qs != "" {
-		zero, empty := 0, ""
-		df := diffFlags{q: &zero, qs: qs, root: &empty}
+		empty := ""
+		df := diffFlags{q: q, qs: qs, root: &empty}
 		if o.Diff, err = df.diff(*base, pos[0]); err != nil {
 			return err
 		}
 	}
 	return writeOut(*out, stdout, func(w io.Writer) error { return report.WriteHTML(w, p, o) })
-}
-
-// title is the run's command line as the profile recorded it.
-func title(p *profile.Profile) string {
-	return strings.TrimSpace(p.Program + " " + strings.Join(p.Args, " "))
 }
 
 func cmdPprof(args []string, stdout io.Writer) error {

@@ -32,6 +32,19 @@ func TestCommands(t *testing.T) {
 	data, _ := os.ReadFile(tiles)
 	truncated := filepath.Join(tmp, "truncated.json")
 	os.WriteFile(truncated, data[:len(data)/2], 0o644)
+	// A profile from before "attributed" and the split existed.
+	var doc map[string]any
+	json.Unmarshal(data, &doc)
+	for _, r := range doc["roots"].([]any) {
+		r := r.(map[string]any)
+		delete(r, "attributed")
+		for _, l := range r["lines"].([]any) {
+			delete(l.(map[string]any), "mhwm_split")
+		}
+	}
+	oldData, _ := json.Marshal(doc)
+	old := filepath.Join(tmp, "old.json")
+	os.WriteFile(old, oldData, 0o644)
 	binary := filepath.Join(tmp, "x.pb.gz")
 	os.WriteFile(binary, []byte("\x1f\x8b\x08\x00binary"), 0o644)
 
@@ -57,6 +70,9 @@ func TestCommands(t *testing.T) {
 		{"show root", []string{"show", "-root", "main.main", tiles}, 0, []string{"main.main"}, ""},
 		{"show bad root", []string{"show", "-root", "TestX", tiles}, 2, nil, `no root "TestX" in the profile; roots: main.main`},
 		{"show bad q", []string{"show", "-q", "65", tiles}, 2, nil, "p = 65 is outside the profile (pmax 64)"},
+		{"show bad p", []string{"show", "-p", "1,99", tiles}, 2, nil, "p = 99 is outside the profile (pmax 64)"},
+		{"old profile", []string{"show", "-q", "16", old}, 0, []string{"main.go:31  main.render     32 MiB"}, ""},
+		{"old profile diff", []string{"diff", old, tiles}, 0, []string{"spgo diff:"}, ""},
 		{"curve", []string{"curve", tiles}, 0, []string{
 			"MHWM_p grows by ≈ 2.0 MiB per processor from p = 1 to 16 (4 MiB → 34 MiB), then stays at 34 MiB up to p = 64",
 			"lines that make up the growth from p = 1 to 16 (+30 MiB):",

@@ -19,8 +19,11 @@ type HeapPoint struct {
 // most maxPoints points (maxPoints ≥ 2). The run is cut into intervals of
 // equal strand counts; each point is the largest state of its interval,
 // so the serial peak is one of the points. byteTime is the integral of
-// the live heap over Config.Clock (bytes × clock units), taken over every
-// strand, not only the points. It needs a run with Config.Attribution.
+// the live heap over Config.Clock (bytes × clock units, the clock's 0
+// being the root's start), taken over every strand, not only the points,
+// with the heap taken as linear from one strand's end to the next (what
+// a strand allocates and frees within itself is not seen). It needs a
+// run with Config.Attribution.
 func (r *Result) SerialHeap(maxPoints int) (points []HeapPoint, byteTime float64, ok bool) {
 	t := r.trace
 	if t == nil || len(t.strands) == 0 {
@@ -41,9 +44,7 @@ func (r *Result) SerialHeap(maxPoints int) (points []HeapPoint, byteTime float64
 	var picks []choice
 	live, prevAt := int64(0), int64(0)
 	for i, rec := range t.strands {
-		if i > 0 {
-			byteTime += float64(live) * float64(rec.at-prevAt)
-		}
+		byteTime += (float64(live) + float64(rec.s)/2) * float64(rec.at-prevAt)
 		prevAt = rec.at
 		b := bucket(rec.serial)
 		offer := func(c choice) {

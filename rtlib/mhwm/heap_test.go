@@ -85,3 +85,30 @@ func snapshotOf(m map[Site]int64) []SiteBytes {
 	}
 	return out
 }
+
+// TestSerialHeapByteTime checks the byte-time integral on hand-computed
+// runs: the clock ticks once per strand end, the heap is linear between
+// strand ends.
+func TestSerialHeapByteTime(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		body []op
+		want float64
+	}{
+		// One strand from 0 to 1 going from 0 to 1000 bytes.
+		{"one strand", []op{{kind: opAlloc, site: 1, n: 1000}}, 500},
+		// Strands end at 1 (1000 live), 2 (child: 1010), 3 (after the
+		// sync: 1010), 4 (exit: 1010).
+		{"spawn", []op{{kind: opAlloc, site: 1, n: 1000}, {kind: opSpawn, body: []op{{kind: opAlloc, site: 2, n: 10}}}, {kind: opSync}}, 500 + 1005 + 1010 + 1010},
+	} {
+		clock := int64(0)
+		e, _ := New(Config{P: 2, Attribution: true, Clock: func() int64 { clock++; return clock }})
+		res, err := run(e, tt.body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, got, _ := res.SerialHeap(10); got != tt.want {
+			t.Errorf("%s: byte-time %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}

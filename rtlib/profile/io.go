@@ -71,7 +71,52 @@ type FormatError struct {
 	Reason string
 }
 
+// Error returns the reason, one line.
 func (e *FormatError) Error() string { return e.Reason }
+
+// Limits of the values a profile may hold (the engine's own).
+const (
+	MaxPMax  = 1 << 16 // the largest pmax
+	MaxBytes = 1 << 62 // the largest byte figure
+)
+
+// upgrade fills in what profiles written before a field existed lack:
+// roots without "attributed" get the processor counts their lines'
+// mhwm_bytes name, when those figures sum to MHWM exactly.
+func (p *Profile) upgrade() {
+	for i := range p.Roots {
+		r := &p.Roots[i]
+		if len(r.Attributed) != 0 || len(r.MHWM) == 0 {
+			continue
+		}
+		seen := map[int]bool{}
+		for _, l := range r.Lines {
+			for k := range l.MHWMBytes {
+				if q, err := strconv.Atoi(k); err == nil && q >= 1 && q <= len(r.MHWM) && strconv.Itoa(q) == k {
+					seen[q] = true
+				}
+			}
+		}
+		if len(seen) == 0 {
+			continue
+		}
+		qs := slices.Sorted(maps.Keys(seen))
+		if qs[0] != 1 { // nothing would stand for q below the first
+			continue
+		}
+		exact := true
+		for _, q := range qs {
+			total := int64(0)
+			for _, l := range r.Lines {
+				total += l.MHWMBytes[strconv.Itoa(q)]
+			}
+			exact = exact && total == r.MHWM[q-1].Bytes
+		}
+		if exact {
+			r.Attributed = qs
+		}
+	}
+}
 
 // formatError returns a *FormatError with reason made one line: control
 // characters (a newline in a root's name, say) are escaped.
@@ -115,7 +160,14 @@ func ReadFile(path string) (*Profile, error) {
 		return nil, fmt.Errorf("%s: %w", path, formatError(fmt.Sprintf("file larger than %s, not read as an spgo profile", sizeString(maxSize))))
 	}
 	p, err := Read(f)
-	if err != nil {
+	var fe *FormatError
+	switch {
+	case errors.As(err, &fe):
+		return nil, fmt.Errorf("%s: %w", path, err)
+	case err != nil:
+		if pe, ok := err.(*os.PathError); ok { // names the file already
+			return nil, pe
+		}
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return p, nil
@@ -163,6 +215,7 @@ func Read(r io.Reader) (*Profile, error) {
 	if err := json.Unmarshal(trimmed, &p); err != nil {
 		return nil, formatError(fmt.Sprintf("corrupt profile: %v", err))
 	}
+	p.upgrade()
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
@@ -205,8 +258,8 @@ func (p *Profile) Validate() error {
 	bad := func(format string, args ...any) error {
 		return formatError("invalid profile: " + fmt.Sprintf(format, args...))
 	}
-	if p.PMax < 1 {
-		return bad("pmax %d < 1", p.PMax)
+	if p.PMax < 1 || p.PMax > MaxPMax {
+		return bad("pmax %d outside 1..%d", p.PMax, MaxPMax)
 	}
 	if p.Threshold < 0 {
 		return bad("threshold %d < 0", p.Threshold)
@@ -237,6 +290,9 @@ func (p *Profile) validateRoot(i int, bad func(string, ...any) error) error {
 			return bad("root %s: %s %d < 0", r.Name, c.field, c.n)
 		}
 	}
+	if r.SerialPeak > MaxBytes {
+		return bad("root %s: serial_peak %d above 2^62", r.Name, r.SerialPeak)
+	}
 	if len(r.MHWM) != 0 && len(r.MHWM) != p.PMax {
 		return bad("root %s: %d MHWM figures for pmax %d", r.Name, len(r.MHWM), p.PMax)
 	}
@@ -246,6 +302,9 @@ func (p *Profile) validateRoot(i int, bad func(string, ...any) error) error {
 		}
 		if pt.Bytes < 0 || j > 0 && pt.Bytes < r.MHWM[j-1].Bytes {
 			return bad("root %s: MHWM_%d = %d is below MHWM_%d", r.Name, pt.P, pt.Bytes, j)
+		}
+		if pt.Bytes > MaxBytes {
+			return bad("root %s: MHWM_%d = %d is above 2^62", r.Name, pt.P, pt.Bytes)
 		}
 	}
 	if t := r.Threshold; t != nil {
@@ -340,6 +399,9 @@ func (p *Profile) validateRoot(i int, bad func(string, ...any) error) error {
 			}
 			if !ok || total != s.Bytes {
 				return bad("root %s: heap sample %d: lines' bytes sum to %s, bytes is %d", r.Name, j, sumString(total, ok), s.Bytes)
+			}
+			if s.Bytes > MaxBytes || s.Bytes < -MaxBytes {
+				return bad("root %s: heap sample %d: bytes %d beyond 2^62", r.Name, j, s.Bytes)
 			}
 		}
 	}

@@ -7,8 +7,9 @@
 // roots[].exact, roots[].mhwm[] = {p, bytes}, roots[].lines[] = {file,
 // line, func, alloc_bytes, allocs, mhwm_bytes: {"<p>": bytes}}. Fields may
 // be added within v1; readers ignore fields they do not know. Everything
-// is deterministic for a deterministic run except the fields under
-// "wall", which are wall-clock times and say so.
+// is deterministic for a deterministic run except the wall-clock fields,
+// which say so in their names: "wall", and the heap series'
+// "wall_seconds" and "wall_byte_seconds".
 package profile
 
 import "strconv"

@@ -24,8 +24,40 @@ func sample() *Profile {
 			SerialPeak: 60, Work: 10, Span: 4, Strands: 7, Spawns: 3,
 			Lines: []Line{{File: "/m/main.go", Line: 12, Func: "main.tile", AllocBytes: 300, Allocs: 3,
 				MHWMBytes: map[string]int64{"1": 100, "2": 150, "3": 150}}},
-			Antichain: &Antichain{P: 3, Bytes: 150, Running: 100, Completed: 50},
+			Attributed: []int{1, 2, 3},
+			Antichain:  &Antichain{P: 3, Bytes: 150, Running: 100, Completed: 50},
 		}},
+	}
+}
+
+// TestUpgrade: a profile written before "attributed" existed gets it from
+// its lines' keys when they sum to MHWM exactly, and per-line figures
+// then read as before; inconsistent ones are left without.
+func TestUpgrade(t *testing.T) {
+	old := sample()
+	old.Roots[0].Attributed = nil
+	var buf bytes.Buffer
+	if err := Encode(&buf, old); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Read(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &got.Roots[0]
+	if fmt.Sprint(r.Attributed) != "[1 2 3]" {
+		t.Errorf("attributed %v, want [1 2 3]", r.Attributed)
+	}
+	if b, _, ok := r.LineMHWM(&r.Lines[0], 2); !ok || b != 150 {
+		t.Errorf("line share at p=2: %d %v", b, ok)
+	}
+	bad := sample()
+	bad.Roots[0].Attributed = nil
+	bad.Roots[0].Lines[0].MHWMBytes["2"] = 149
+	buf.Reset()
+	Encode(&buf, bad)
+	if got, err := Read(&buf); err != nil || got.Roots[0].Attributed != nil {
+		t.Errorf("inconsistent old profile: %v, attributed %v", err, got.Roots[0].Attributed)
 	}
 }
 
@@ -127,6 +159,7 @@ func TestWriteFileKilled(t *testing.T) {
 	if path := os.Getenv("SPGO_TEST_KILLED_WRITER"); path != "" {
 		p := sample()
 		line := p.Roots[0].Lines[0]
+		line.MHWMBytes = nil // the lines must still sum to MHWM
 		for i := range 20000 {
 			line.Line = i + 1
 			p.Roots[0].Lines = append(p.Roots[0].Lines, line)
