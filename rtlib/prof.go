@@ -399,18 +399,19 @@ type lineTable struct {
 }
 
 func (lt *lineTable) row(site Site) *profile.Line {
-	k, ok := lt.bySit[site]
-	if !ok {
-		k = lineKey{"(unknown)", 0, "(unknown)"}
-		if rec, ok := Lookup(site); ok {
-			k = lineKey{sourceName(rec.File), int(rec.Line), rec.Func}
-		}
-		lt.bySit[site] = k
+	if k, ok := lt.bySit[site]; ok {
+		return lt.rows[k]
 	}
+	k := lineKey{"(unknown)", 0, "(unknown)"}
+	rec, known := Lookup(site)
+	if known {
+		k = lineKey{sourceName(rec.File), int(rec.Line), rec.Func}
+	}
+	lt.bySit[site] = k
 	l := lt.rows[k]
 	if l == nil {
 		l = &profile.Line{File: k.file, Line: k.line, Func: k.fn, MHWMBytes: map[string]int64{}}
-		if rec, ok := Lookup(site); ok {
+		if known {
 			l.Text = lt.text.line(rec.File, int(rec.Line))
 		}
 		lt.rows[k] = l

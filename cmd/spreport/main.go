@@ -226,14 +226,11 @@ func (d *diffFlags) register(fs *flag.FlagSet) {
 	d.root = fs.String("root", "", "compare only the root of this name")
 }
 
-// diff compares base and change, or two q of one profile when base is
-// nil.
-func (d *diffFlags) diff(basePath, changePath string) (*report.Diff, error) {
-	change, err := read(changePath)
+// diff compares the profile at basePath with change (read from
+// changePath), or two q of change when basePath is "".
+func (d *diffFlags) diff(basePath string, change *profile.Profile, changePath string) (*report.Diff, error) {
+	change, err := onlyRoot(change, *d.root)
 	if err != nil {
-		return nil, err
-	}
-	if change, err = onlyRoot(change, *d.root); err != nil {
 		return nil, fmt.Errorf("%s: %w", changePath, err)
 	}
 	if basePath == "" {
@@ -294,17 +291,20 @@ func cmdDiff(args []string, stdout io.Writer) error {
 	default:
 		return usageError{fmt.Sprintf("-format %q: want text, markdown or github", *format)}
 	}
-	var d *report.Diff
+	changePath, basePath := pos[len(pos)-1], ""
 	if len(pos) == 2 {
-		d, err = df.diff(pos[0], pos[1])
-	} else {
-		d, err = df.diff("", pos[0])
+		basePath = pos[0]
 	}
+	change, err := read(changePath)
+	if err != nil {
+		return err
+	}
+	d, err := df.diff(basePath, change, changePath)
 	if err != nil {
 		return err
 	}
 	if *format == "github" {
-		o.PathPrefix = repoPrefix(pos[len(pos)-1])
+		o.PathPrefix = repoPrefix(change.SourceRoot)
 	}
 	if err := write(d, stdout, o); err != nil {
 		return err
@@ -318,18 +318,18 @@ func cmdDiff(args []string, stdout io.Writer) error {
 // repoPrefix returns the path from the repository's root (GitHub
 // Actions' GITHUB_WORKSPACE, else the current directory) to the
 // profile's source root, for annotations; "" when unknown.
-func repoPrefix(profilePath string) string {
-	p, err := read(profilePath)
-	if err != nil || p.SourceRoot == "" {
+func repoPrefix(sourceRoot string) string {
+	if sourceRoot == "" {
 		return ""
 	}
 	top := os.Getenv("GITHUB_WORKSPACE")
 	if top == "" {
+		var err error
 		if top, err = os.Getwd(); err != nil {
 			return ""
 		}
 	}
-	rel, err := filepath.Rel(top, p.SourceRoot)
+	rel, err := filepath.Rel(top, sourceRoot)
 	if err != nil || !filepath.IsLocal(rel) {
 		return ""
 	}
@@ -362,7 +362,7 @@ func cmdHTML(args []string, stdout io.Writer) error {
 	if *base != "" || *qs != "" {
 		empty := ""
 		df := diffFlags{q: q, qs: qs, root: &empty}
-		if o.Diff, err = df.diff(*base, pos[0]); err != nil {
+		if o.Diff, err = df.diff(*base, p, pos[0]); err != nil {
 			return err
 		}
 	}

@@ -67,9 +67,7 @@ func (r *Result) SerialHeap(maxPoints int) (points []HeapPoint, byteTime float64
 		for s, n := range sites {
 			out = append(out, SiteBytes{s, n})
 		}
-		for _, e := range extra {
-			out = append(out, e)
-		}
+		out = append(out, extra...)
 		slices.SortFunc(out, func(a, b SiteBytes) int { return int(a.Site) - int(b.Site) })
 		// Merge equal sites and drop zeros.
 		w := 0
