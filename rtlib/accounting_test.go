@@ -57,6 +57,8 @@ const (
 var accCases = []accCase{
 	{name: "tiles", exact: true, serial: 8*64*kib + mib,
 		mhwm: func(p int64) int64 { return 8*64*kib + min(p, 8)*mib }},
+	{name: "tilesvar", exact: true, serial: 8*64*kib + mib,
+		mhwm: func(p int64) int64 { return 8*64*kib + min(p, 8)*mib }},
 	{name: "limit", exact: true,
 		mhwm: func(p int64) int64 { return 8*64*kib + min(p, 8, 3)*mib }},
 	{name: "explosion", exact: true, serial: mib,

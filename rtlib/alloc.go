@@ -12,13 +12,36 @@ func Slice[S ~[]E, E any](site Site, s S) S {
 
 // SmallSlice records a slice whose make the compiler keeps on the stack
 // when it fits a 32-byte buffer and allocates on the heap otherwise
-// (make([]T, n) with n not constant, that does not escape).
+// (make([]T, n) with n not constant, that does not escape). A heap slice
+// of at least SPGO_TRACK bytes is tracked like any other (its death is
+// found by the census after it), without making the slice escape: the
+// address goes through a uintptr, and the caller keeps the slice alive
+// during the call. (A compiler told to keep larger variable-sized makes
+// on the stack, -gcflags=-d=variablemakethreshold=N with N ≥ SPGO_TRACK,
+// is not supported.)
 func SmallSlice[S ~[]E, E any](site Site, s S) S {
 	var e E
-	if n := int64(cap(s)) * int64(unsafe.Sizeof(e)); n > 32 {
-		allocp(site, n, nil) // not tracked: taking its address would move it to the heap
+	if n := int64(cap(s)) * int64(unsafe.Sizeof(e)); n > variableMakeStack {
+		var p unsafe.Pointer
+		if n >= cfg.track {
+			p = heapAddr(uintptr(unsafe.Pointer(unsafe.SliceData(s))))
+		}
+		allocp(site, n, p)
 	}
 	return s
+}
+
+// variableMakeStack is the compiler's limit for keeping a variable-sized
+// make on the stack (cmd/compile's variablemakethreshold).
+const variableMakeStack = 32
+
+// heapAddr turns the address of a heap object its caller keeps alive
+// back into a pointer; the round trip through a uintptr hides the
+// pointer from escape analysis.
+//
+//go:noinline
+func heapAddr(addr uintptr) unsafe.Pointer {
+	return *(*unsafe.Pointer)(unsafe.Pointer(&addr))
 }
 
 // New records the value p points to, allocated at site by new(T) or

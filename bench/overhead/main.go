@@ -37,6 +37,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/spgo/spgo/bench/internal/harness"
 	"github.com/spgo/spgo/report"
 )
 
@@ -79,46 +80,32 @@ func main() {
 }
 
 func run(runs int, argSpec string, only []string) error {
-	root, err := repoRoot()
+	root, err := harness.RepoRoot()
 	if err != nil {
 		return err
 	}
-	progsDir := filepath.Join(root, "bench", "progs")
 	progs := only
 	if len(progs) == 0 {
-		entries, err := os.ReadDir(progsDir)
-		if err != nil {
+		if progs, err = harness.Programs(root); err != nil {
 			return err
 		}
-		for _, e := range entries {
-			if e.IsDir() {
-				progs = append(progs, e.Name())
-			}
-		}
 	}
-	args := map[string][]string{}
-	for _, kv := range strings.Split(argSpec, ";") {
-		if name, a, ok := strings.Cut(strings.TrimSpace(kv), "="); ok {
-			args[name] = strings.Fields(a)
-		}
-	}
+	args := harness.ParseArgs(argSpec)
 	tmp, err := os.MkdirTemp("", "spgo-overhead-*")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	spbuild := filepath.Join(tmp, "spbuild")
-	if err := sh(root, nil, "go", "build", "-o", spbuild, "./cmd/spbuild"); err != nil {
+	b, err := harness.NewBuilder(root, tmp)
+	if err != nil {
 		return err
 	}
-	env := []string{"SPGO_CACHE=" + filepath.Join(tmp, "cache")}
 	var results []*result
 	for _, p := range progs {
-		bin := filepath.Join(tmp, p)
-		if err := sh(progsDir, nil, "go", "build", "-o", bin, "./"+p); err != nil {
+		if _, err := b.Plain(p, ""); err != nil {
 			return err
 		}
-		if err := sh(root, env, spbuild, "build", "-o", bin+".spgo", "./bench/progs/"+p); err != nil {
+		if _, err := b.Instrumented(p); err != nil {
 			return err
 		}
 		results = append(results, &result{prog: p, args: args[p], secs: map[string][]float64{}, rssKiB: map[string][]int64{}})
@@ -205,23 +192,14 @@ func timed(bin string, args, env []string) (string, float64, int64, error) {
 	return out.String(), secs, rss, nil
 }
 
-func median[T int64 | float64](xs []T) T {
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
-}
-
 func writeTable(w *os.File, results []*result, runs int) {
 	fmt.Fprintf(w, "Medians of %d interleaved runs; ratios against plain-1 (GOMAXPROCS=1).\n\n", runs)
 	fmt.Fprintln(w, "| program | plain-1 s | plain s | exact × | threshold × | pprof × | RSS plain-1 / exact MiB | censuses | MHWM_128 | serial peak | exact |")
 	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
 	logs := map[string]float64{}
 	for _, r := range results {
-		base := median(r.secs["plain-1"])
-		ratio := func(c string) float64 { return median(r.secs[c]) / base }
+		base := harness.Median(r.secs["plain-1"])
+		ratio := func(c string) float64 { return harness.Median(r.secs[c]) / base }
 		for _, c := range []string{"exact", "threshold", "pprof"} {
 			logs[c] += math.Log(ratio(c))
 		}
@@ -230,31 +208,11 @@ func writeTable(w *os.File, results []*result, runs int) {
 			name += " " + strings.Join(r.args, " ")
 		}
 		fmt.Fprintf(w, "| %s | %.3f | %.3f | %.2f | %.2f | %.2f | %.0f / %.0f | %d | %s | %s | %v |\n", name,
-			base, median(r.secs["plain"]), ratio("exact"), ratio("threshold"), ratio("pprof"),
-			float64(median(r.rssKiB["plain-1"]))/1024, float64(median(r.rssKiB["exact"]))/1024,
+			base, harness.Median(r.secs["plain"]), ratio("exact"), ratio("threshold"), ratio("pprof"),
+			float64(harness.Median(r.rssKiB["plain-1"]))/1024, float64(harness.Median(r.rssKiB["exact"]))/1024,
 			r.censuses, report.Bytes(r.mhwm), report.Bytes(r.serial), r.exact)
 	}
 	n := float64(len(results))
 	fmt.Fprintf(w, "| **geometric mean** | | | **%.2f** | **%.2f** | **%.2f** | | | | | |\n",
 		math.Exp(logs["exact"]/n), math.Exp(logs["threshold"]/n), math.Exp(logs["pprof"]/n))
-}
-
-// sh runs a command, with its output on error.
-func sh(dir string, env []string, name string, args ...string) error {
-	cmd := exec.Command(name, args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), env...)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
-	}
-	return nil
-}
-
-// repoRoot is the directory of the spgo module (the one holding cmd/spbuild).
-func repoRoot() (string, error) {
-	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}").Output()
-	if err != nil {
-		return "", fmt.Errorf("go list -m: %v (run from the spgo repository)", err)
-	}
-	return strings.TrimSpace(string(out)), nil
 }

@@ -1,0 +1,126 @@
+// Package harness builds and runs the benchmark programs of bench/progs
+// for the commands under bench/ (overhead, validate) and their tests.
+package harness
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Sizes are the small problem sizes the tests and the validation table
+// use: each program runs in well under a second uninstrumented.
+var Sizes = map[string][]string{
+	"fib":        {"-n", "24"},
+	"quicksort":  {"-n", "100000"},
+	"nqueens":    {"-n", "8"},
+	"matmul":     {"-n", "128", "-cutoff", "32"},
+	"strassen":   {"-n", "256", "-cutoff", "64"},
+	"tilealign":  {"-n", "64", "-tiles", "16"},
+	"cholesky":   {"-n", "256", "-cutoff", "32"},
+	"samplesort": {"-n", "200000", "-cutoff", "25000", "-buckets", "16"},
+	"raytrace":   {"-n", "256", "-ss", "1"},
+}
+
+// RepoRoot returns the directory of the spgo module (the one holding
+// cmd/spbuild), asking the go command from the current directory.
+func RepoRoot() (string, error) {
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}").Output()
+	if err != nil {
+		return "", fmt.Errorf("go list -m: %v (run from the spgo repository)", err)
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// Programs returns the names of the programs under root/bench/progs.
+func Programs(root string) ([]string, error) {
+	entries, err := os.ReadDir(filepath.Join(root, "bench", "progs"))
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, e := range entries {
+		if e.IsDir() {
+			names = append(names, e.Name())
+		}
+	}
+	return names, nil
+}
+
+// ParseArgs parses 'prog=-n 25;other=-n 9' into arguments by program.
+func ParseArgs(spec string) map[string][]string {
+	args := map[string][]string{}
+	for _, kv := range strings.Split(spec, ";") {
+		if name, a, ok := strings.Cut(strings.TrimSpace(kv), "="); ok {
+			args[name] = strings.Fields(a)
+		}
+	}
+	return args
+}
+
+// Builder builds spbuild once and then plain and instrumented binaries of
+// the programs into its directory.
+type Builder struct {
+	Root    string // the spgo repository
+	Dir     string // where binaries go
+	spbuild string
+}
+
+// NewBuilder builds spbuild into dir.
+func NewBuilder(root, dir string) (*Builder, error) {
+	b := &Builder{Root: root, Dir: dir, spbuild: filepath.Join(dir, "spbuild")}
+	if err := Sh(root, nil, "go", "build", "-o", b.spbuild, "./cmd/spbuild"); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// Plain builds prog uninstrumented and returns the binary's path; overlay,
+// if not empty, is a go build -overlay file.
+func (b *Builder) Plain(prog, overlay string) (string, error) {
+	bin := filepath.Join(b.Dir, prog)
+	args := []string{"build", "-o", bin}
+	if overlay != "" {
+		bin += ".peak"
+		args = []string{"build", "-overlay", overlay, "-o", bin}
+	}
+	if err := Sh(filepath.Join(b.Root, "bench", "progs"), nil, "go", append(args, "./"+prog)...); err != nil {
+		return "", err
+	}
+	return bin, nil
+}
+
+// Instrumented builds prog with spbuild and returns the binary's path.
+func (b *Builder) Instrumented(prog string) (string, error) {
+	bin := filepath.Join(b.Dir, prog+".spgo")
+	env := []string{"SPGO_CACHE=" + filepath.Join(b.Dir, "cache")}
+	if err := Sh(b.Root, env, b.spbuild, "build", "-o", bin, "./bench/progs/"+prog); err != nil {
+		return "", err
+	}
+	return bin, nil
+}
+
+// Sh runs a command in dir with env added, returning its output on error.
+func Sh(dir string, env []string, name string, args ...string) error {
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
+	}
+	return nil
+}
+
+// Median returns the median of xs (the mean of the middle two for an even
+// count); xs must not be empty.
+func Median[T int64 | float64](xs []T) T {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
