@@ -24,7 +24,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"math"
@@ -150,24 +149,10 @@ func run(runs int, argSpec string, only []string) error {
 // readExact takes the exact run's figures; the threshold runs ask about
 // M = MHWM_128.
 func (r *result) readExact(path string) error {
-	data, err := os.ReadFile(path)
+	root, err := harness.ReadRoot(path)
 	if err != nil {
-		return fmt.Errorf("%s: the exact run wrote no profile: %w", r.prog, err)
+		return fmt.Errorf("%s: the exact run: %w", r.prog, err)
 	}
-	var p struct {
-		Roots []struct {
-			Exact      bool  `json:"exact"`
-			SerialPeak int64 `json:"serial_peak"`
-			Censuses   int64 `json:"censuses"`
-			MHWM       []struct {
-				Bytes int64 `json:"bytes"`
-			} `json:"mhwm"`
-		} `json:"roots"`
-	}
-	if err := json.Unmarshal(data, &p); err != nil || len(p.Roots) == 0 || len(p.Roots[0].MHWM) == 0 {
-		return fmt.Errorf("%s: the exact run's profile: %v", r.prog, err)
-	}
-	root := p.Roots[0]
 	r.mhwm, r.serial, r.censuses, r.exact = root.MHWM[len(root.MHWM)-1].Bytes, root.SerialPeak, root.Censuses, root.Exact
 	r.thrM = r.mhwm
 	return nil

@@ -22,8 +22,10 @@
 // which it may start a new goroutine before resuming the preempted one,
 // so at GOMAXPROCS = p more than p tasks can be in progress and a real
 // peak can exceed MHWM_p; it cannot exceed MHWM_∞ (MHWM at the p from
-// which it stops growing), which covers any number of tasks in progress. A collection whose finalizer did not run before the next
-// (or before exit) is not read: the table gives the share read.
+// which it stops growing), which covers any number of tasks in progress.
+//
+// A collection whose finalizer did not run before the next (or before
+// exit) is not read: the table gives the share read.
 //
 // Usage:
 //
@@ -36,7 +38,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -134,13 +135,17 @@ func validate(c config, progs []string, log io.Writer) ([]row, error) {
 	for _, p := range c.procs {
 		pmax = max(pmax, p)
 	}
+	sampler := filepath.Join(tmp, "spgo_peak_sampler.go")
+	if err := os.WriteFile(sampler, []byte(samplerSource), 0o644); err != nil {
+		return nil, err
+	}
 	var rows []row
 	for _, prog := range progs {
 		args, ok := c.args[prog]
 		if !ok {
 			args = harness.Sizes[prog]
 		}
-		overlay, err := writeOverlay(tmp, filepath.Join(root, "bench", "progs", prog))
+		overlay, err := writeOverlay(tmp, sampler, filepath.Join(root, "bench", "progs", prog))
 		if err != nil {
 			return nil, err
 		}
@@ -153,16 +158,20 @@ func validate(c config, progs []string, log io.Writer) ([]row, error) {
 			return nil, err
 		}
 		prof := filepath.Join(tmp, prog+".json")
-		if err := runQuiet(inst, args, "SPGO_PMAX="+strconv.Itoa(pmax), "SPGO_PROFILE="+prof); err != nil {
+		if err := harness.Sh("", []string{"SPGO_PMAX=" + strconv.Itoa(pmax), "SPGO_PROFILE=" + prof}, inst, args...); err != nil {
 			return nil, fmt.Errorf("%s instrumented: %w", prog, err)
 		}
-		mhwm, exact, err := readMHWM(prof)
-		top, sat := saturation(mhwm, pmax)
+		res, err := harness.ReadRoot(prof)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", prog, err)
 		}
+		mhwm := map[int]int64{}
+		for _, x := range res.MHWM {
+			mhwm[x.P] = x.Bytes
+		}
+		top, sat := saturation(mhwm, pmax)
 		for _, p := range c.procs {
-			r := row{prog: prog, args: args, p: p, mhwm: mhwm[p], top: top, sat: sat, exact: exact}
+			r := row{prog: prog, args: args, p: p, mhwm: mhwm[p], top: top, sat: sat, exact: res.Exact}
 			for i := 0; i < c.runs; i++ {
 				s, err := measure(plain, args, p, c.gogc, filepath.Join(tmp, "peak"))
 				if err != nil {
@@ -182,14 +191,10 @@ func validate(c config, progs []string, log io.Writer) ([]row, error) {
 	return rows, nil
 }
 
-// writeOverlay writes the sampler and a go build -overlay file adding it
-// to the main package in dir, and returns the overlay file's path.
-func writeOverlay(tmp, dir string) (string, error) {
-	src := filepath.Join(tmp, "spgo_peak_sampler.go")
-	if err := os.WriteFile(src, []byte(samplerSource), 0o644); err != nil {
-		return "", err
-	}
-	o, err := json.Marshal(map[string]map[string]string{"Replace": {filepath.Join(dir, "spgo_peak_sampler.go"): src}})
+// writeOverlay writes a go build -overlay file adding the sampler file to
+// the main package in dir, and returns its path.
+func writeOverlay(tmp, sampler, dir string) (string, error) {
+	o, err := json.Marshal(map[string]map[string]string{"Replace": {filepath.Join(dir, "spgo_peak_sampler.go"): sampler}})
 	if err != nil {
 		return "", err
 	}
@@ -207,7 +212,8 @@ type sample struct {
 // file.
 func measure(bin string, args []string, p, gogc int, out string) (sample, error) {
 	os.Remove(out)
-	if err := runQuiet(bin, args, "GOMAXPROCS="+strconv.Itoa(p), "GOGC="+strconv.Itoa(gogc), "GODEBUG=gcstoptheworld=1", "SPGO_PEAK_OUT="+out); err != nil {
+	env := []string{"GOMAXPROCS=" + strconv.Itoa(p), "GOGC=" + strconv.Itoa(gogc), "GODEBUG=gcstoptheworld=1", "SPGO_PEAK_OUT=" + out}
+	if err := harness.Sh("", env, bin, args...); err != nil {
 		return sample{}, err
 	}
 	var s sample
@@ -219,41 +225,6 @@ func measure(bin string, args []string, p, gogc int, out string) (sample, error)
 		return sample{}, fmt.Errorf("the sampler's file: %w", err)
 	}
 	return s, nil
-}
-
-// runQuiet runs bin with env added and discards its output.
-func runQuiet(bin string, args []string, env ...string) error {
-	cmd := exec.Command(bin, args...)
-	cmd.Env = append(os.Environ(), env...)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("%v\n%s", err, out)
-	}
-	return nil
-}
-
-// readMHWM reads the first root's MHWM_p by p from a profile.
-func readMHWM(path string) (map[int]int64, bool, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, false, fmt.Errorf("the instrumented run wrote no profile: %w", err)
-	}
-	var prof struct {
-		Roots []struct {
-			Exact bool `json:"exact"`
-			MHWM  []struct {
-				P     int   `json:"p"`
-				Bytes int64 `json:"bytes"`
-			} `json:"mhwm"`
-		} `json:"roots"`
-	}
-	if err := json.Unmarshal(data, &prof); err != nil || len(prof.Roots) == 0 {
-		return nil, false, fmt.Errorf("profile %s: %v", path, err)
-	}
-	m := map[int]int64{}
-	for _, x := range prof.Roots[0].MHWM {
-		m[x.P] = x.Bytes
-	}
-	return m, prof.Roots[0].Exact, nil
 }
 
 // saturation returns MHWM at pmax and the smallest p from which it stays

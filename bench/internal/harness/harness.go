@@ -3,6 +3,7 @@
 package harness
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -123,4 +124,34 @@ func Median[T int64 | float64](xs []T) T {
 		return s[len(s)/2]
 	}
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// Root is what the bench commands read of a profile's first root.
+type Root struct {
+	Exact      bool  `json:"exact"`
+	SerialPeak int64 `json:"serial_peak"`
+	Censuses   int64 `json:"censuses"`
+	MHWM       []struct {
+		P     int   `json:"p"`
+		Bytes int64 `json:"bytes"`
+	} `json:"mhwm"`
+}
+
+// ReadRoot reads the first root of the profile an instrumented run wrote
+// to path.
+func ReadRoot(path string) (Root, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Root{}, fmt.Errorf("the instrumented run wrote no profile: %w", err)
+	}
+	var p struct {
+		Roots []Root `json:"roots"`
+	}
+	if err := json.Unmarshal(data, &p); err != nil {
+		return Root{}, fmt.Errorf("profile %s: %w", path, err)
+	}
+	if len(p.Roots) == 0 || len(p.Roots[0].MHWM) == 0 {
+		return Root{}, fmt.Errorf("profile %s: no root with MHWM figures", path)
+	}
+	return p.Roots[0], nil
 }
