@@ -24,7 +24,7 @@ var hookedCalls = map[string]bool{
 	"(*sync.RWMutex).Lock": true, "(*sync.RWMutex).Unlock": true,
 	"(*sync.RWMutex).RLock": true, "(*sync.RWMutex).RUnlock": true,
 	"(*sync.Cond).Wait": true, "(*sync.Cond).Signal": true, "(*sync.Cond).Broadcast": true,
-	"time.Sleep": true, "os.Exit": true,
+	"time.Sleep": true, "os.Exit": true, "runtime.GOMAXPROCS": true,
 	"log.Fatal": true, "log.Fatalf": true, "log.Fatalln": true,
 	"(*log.Logger).Fatal": true, "(*log.Logger).Fatalf": true, "(*log.Logger).Fatalln": true,
 	"(*testing.T).Run": true, "(*testing.B).Run": true, "(*testing.M).Run": true,
@@ -81,7 +81,13 @@ func (r *fileRewriter) call(c *dstutil.Cursor, n *dst.CallExpr) {
 	case "(*sync.Cond).Broadcast":
 		r.methodHook(c, n, ac, "Broadcast", "", false)
 	case "time.Sleep":
+		r.replaced = append(r.replaced, n.Fun)
 		c.Replace(r.rtCall("Sleep", append([]dst.Expr{r.site(ac.Lparen, "Sleep")}, n.Args...)...))
+	case "runtime.GOMAXPROCS":
+		// The instrumented process runs on one P; the program sees its own setting.
+		r.replaced = append(r.replaced, n.Fun)
+		r.changed = true
+		c.Replace(r.rtCall("GOMAXPROCS", n.Args...))
 	case "os.Exit":
 		if len(n.Args) == 1 {
 			n.Args[0] = r.rtCall("Flushed", n.Args[0])

@@ -100,6 +100,10 @@ type fileRewriter struct {
 	// pendingBefore and pendingAfter are statements to insert around an
 	// expression statement once it has been visited.
 	pendingBefore, pendingAfter map[dst.Node][]dst.Stmt
+	// replaced are the functions of package-level calls replaced by rtlib
+	// calls (time.Sleep, runtime.GOMAXPROCS): their imports may have lost
+	// their last use.
+	replaced []dst.Expr
 }
 
 // funcCtx is an enclosing function.
@@ -146,6 +150,7 @@ func File(in Input) (*Output, error) {
 	if !r.changed {
 		return out, nil
 	}
+	r.keepImports()
 	r.addImportAndTable(name)
 	src, err := r.print(name)
 	if err != nil {

@@ -14,6 +14,46 @@ import (
 	"github.com/dave/dst/decorator"
 )
 
+// keepImports adds "var _ = pkg.F" for each function F of a call replaced
+// by an rtlib call whose package pkg the file no longer names otherwise,
+// so that its import stays used (a dot-imported F is always kept this
+// way).
+func (r *fileRewriter) keepImports() {
+	used := map[string]bool{}
+	dst.Inspect(r.df, func(n dst.Node) bool {
+		if sel, ok := n.(*dst.SelectorExpr); ok {
+			if id, ok := sel.X.(*dst.Ident); ok {
+				used[id.Name] = true
+			}
+		}
+		return true
+	})
+	kept := map[string]bool{}
+	for _, f := range r.replaced {
+		var ref dst.Expr
+		switch f := f.(type) {
+		case *dst.SelectorExpr:
+			id, ok := f.X.(*dst.Ident)
+			if !ok || used[id.Name] || kept[id.Name] {
+				continue
+			}
+			kept[id.Name] = true
+			ref = &dst.SelectorExpr{X: dst.NewIdent(id.Name), Sel: dst.NewIdent(f.Sel.Name)}
+		case *dst.Ident:
+			if kept["."+f.Name] {
+				continue
+			}
+			kept["."+f.Name] = true
+			ref = dst.NewIdent(f.Name)
+		default:
+			continue
+		}
+		r.df.Decls = append(r.df.Decls, &dst.GenDecl{Tok: token.VAR, Specs: []dst.Spec{
+			&dst.ValueSpec{Names: []*dst.Ident{dst.NewIdent("_")}, Values: []dst.Expr{ref}},
+		}})
+	}
+}
+
 // addImportAndTable adds the rtlib import and the file's site table.
 func (r *fileRewriter) addImportAndTable(name string) {
 	spec := &dst.ImportSpec{Name: dst.NewIdent(r.rt), Path: &dst.BasicLit{Kind: token.STRING, Value: strconv.Quote(RTPath)}}

@@ -68,11 +68,17 @@ var mem struct {
 	slots  []slot // by site: the open block of the holder's segment
 	pslots []slot // by site: the holder's pool chunk
 
-	// Uninstrumented allocations: runtime/metrics at each switch.
-	samples [2]metrics.Sample
-	lastA   uint64 // cumulative heap bytes allocated at the last reading
-	hooked  int64  // hooked bytes (rounded) since that reading
-	own     int64  // rtlib's own heap bytes since that reading (estimate)
+	// Uninstrumented allocations: runtime/metrics. Large objects are
+	// counted when allocated, so they are read at every switch; small ones
+	// are counted a span at a time when a span enters an allocation cache
+	// and corrected when it leaves, so they are exact only after a
+	// collection: they are read at censuses.
+	samples     [3]metrics.Sample
+	lastLarge   uint64 // large heap bytes allocated at the last reading
+	hookedLarge int64  // hooked large bytes since that reading
+	lastSmall   uint64 // small heap bytes allocated at the last census
+	hookedSmall int64  // hooked small bytes (rounded) since that census
+	own         int64  // rtlib's own (small) heap bytes since that census (estimate)
 
 	// Censuses.
 	since     int64 // bytes allocated since the last census
@@ -96,14 +102,37 @@ var mem struct {
 
 func init() {
 	mem.samples[0].Name = "/gc/heap/allocs:bytes"
-	mem.samples[1].Name = "/gc/heap/live:bytes"
+	mem.samples[1].Name = "/gc/heap/allocs-by-size:bytes"
+	mem.samples[2].Name = "/gc/heap/live:bytes"
 }
 
-// readAllocs returns the heap bytes allocated so far (runtime/metrics:
-// exact for large objects, small ones once their span leaves the cache).
-func readAllocs() uint64 {
-	metrics.Read(mem.samples[:1])
-	return mem.samples[0].Value.Uint64()
+// maxSmall is the largest allocation the runtime serves from a size
+// class (32 KiB less the header an object with pointers may need; the
+// allocs-by-size histogram agrees for objects without pointers too).
+const maxSmall = 32760
+
+// readAllocs returns the heap bytes allocated so far in large and in
+// small objects (runtime/metrics: exact for large objects; small ones
+// only after a collection, see mem.samples). The histogram has one bucket
+// per size class, [class+1, next class+1), and the last one, up to +Inf,
+// for large objects.
+func readAllocs() (large, small uint64) {
+	metrics.Read(mem.samples[:2])
+	h := mem.samples[1].Value.Float64Histogram()
+	for i, n := range h.Counts[:len(h.Counts)-1] {
+		small += n * uint64(h.Buckets[i+1]-1)
+	}
+	return mem.samples[0].Value.Uint64() - small, small
+}
+
+// hook counts n hooked bytes (rounded) as allocated (n < 0: takes back
+// an object of -n bytes).
+func hook(n int64) {
+	if n > maxSmall || n < -maxSmall {
+		mem.hookedLarge += n
+	} else {
+		mem.hookedSmall += n
+	}
 }
 
 // holderDnode is the dnode allocation hooks charge.
@@ -121,7 +150,7 @@ func allocp(site Site, n int64, p unsafe.Pointer) {
 	if d == nil || d.detached {
 		if mem.on {
 			n = roundSize(n)
-			mem.hooked += n
+			hook(n)
 			mem.orphan += n
 		}
 		return
@@ -135,7 +164,7 @@ func allocp(site Site, n int64, p unsafe.Pointer) {
 	r := d.root
 	r.siteAlloc(site, n)
 	d.add(site, n)
-	mem.hooked += n
+	hook(n)
 	mem.since += n
 	if p != nil && n >= cfg.track && cfg.census != censusOff {
 		mem.objs = append(mem.objs, tracked{wp: weak.Make((*byte)(p)), bytes: n, site: site, dn: d, ep: d.epoch})
@@ -205,14 +234,28 @@ func switchTo(next *dnode) {
 	noteRan(next)
 }
 
-// chargeUninstrumented reads runtime/metrics and charges what hooks did
-// not explain to d: at the last external call site d marked (At) since
-// the previous reading, else at the last instrumented site d ran. Every
-// reading starts a new interval: the mark is cleared.
+// chargeUninstrumented reads runtime/metrics and charges the large
+// objects hooks did not explain to d: at the last external call site d
+// marked (At) since the previous reading, else at the last instrumented
+// site d ran. Every reading starts a new interval: the mark is cleared.
 func chargeUninstrumented(d *dnode) int64 {
-	a := readAllocs()
-	delta := int64(a-mem.lastA) - mem.hooked - mem.own
-	mem.lastA, mem.hooked, mem.own = a, 0, 0
+	large, _ := readAllocs()
+	delta := int64(large-mem.lastLarge) - mem.hookedLarge
+	mem.lastLarge, mem.hookedLarge = large, 0
+	return chargeBytes(d, delta)
+}
+
+// chargeSmall is chargeUninstrumented for small objects, called by a
+// census right after its collection, when their count is exact.
+func chargeSmall(d *dnode) int64 {
+	_, small := readAllocs()
+	delta := int64(small-mem.lastSmall) - mem.hookedSmall - mem.own
+	mem.lastSmall, mem.hookedSmall, mem.own = small, 0, 0
+	return chargeBytes(d, delta)
+}
+
+// chargeBytes charges delta bytes allocated by uninstrumented code to d.
+func chargeBytes(d *dnode, delta int64) int64 {
 	// At marks the holder only, and every caller charges the holder, or
 	// the task that held the baton until now; clear both all the same.
 	var site Site
@@ -249,8 +292,14 @@ func chargeUninstrumented(d *dnode) int64 {
 func resetBudget() {
 	mem.since = 0
 	b := int64(float64(mem.water)*(1+cfg.errBound)) - mem.live
-	mem.budget = max(b, cfg.minBudget)
+	// Rounded down to whole budget quanta, so that a few bytes more or
+	// less of the runtime's own (a goroutine's g, a timer) in one run do
+	// not move the next census.
+	mem.budget = max(b&^(budgetQuantum-1), cfg.minBudget)
 }
+
+// budgetQuantum is the unit census budgets are rounded to.
+const budgetQuantum = 4 << 10
 
 // census collects garbage and charges the deaths it finds; c is the
 // running task's dnode, and pending the bytes of an object being
@@ -265,22 +314,21 @@ func census(c *dnode, pending int64) {
 	c.root.censuses++
 	mem.maxSince = max(mem.maxSince, mem.since)
 	c.root.maxSince = max(c.root.maxSince, mem.since)
-	mem.hooked += pending // allocated already, charged by the caller after
-	// What runtime/metrics saw before the collection (large objects, at
-	// once) is charged as at a switch; only what the collection flushes
-	// out of the allocation caches is late.
-	early := int64(readAllocs()-mem.lastA) - mem.hooked - mem.own
+	hook(pending) // allocated already, charged by the caller after
+	chargeUninstrumented(c)
 	runtime.GC()
+	gcBackstop()
 	b := barrier(c)
 	mem.ran = mem.ran[:0]
 	mem.interval++
 	noteRan(c)
-	lag := chargeUninstrumented(c)
-	mem.hooked = -pending
-	lag -= min(lag, max(early, 0))
+	// Small objects by uninstrumented code are seen only now: charged to
+	// the running task, possibly after the strand that made them.
+	lag := chargeSmall(c)
 	c.root.lagged += lag
-	metrics.Read(mem.samples[:])
-	heapLive := int64(mem.samples[1].Value.Uint64())
+	hook(-pending)
+	metrics.Read(mem.samples[2:])
+	heapLive := int64(mem.samples[2].Value.Uint64())
 
 	// Tracked objects: each death where it belongs.
 	keep := mem.objs[:0]

@@ -234,6 +234,12 @@
 //   - goroutines rtlib adopts (callbacks of uninstrumented code), and a
 //     run the watchdog had to rescue.
 //
+// The bytes are read from the runtime, which has its own timing: the
+// process runs on one P (procs.go) and collects only at censuses
+// (gc.go), which leaves a few bytes of the runtime's own small objects
+// (a g allocated anew when a finished goroutine was preempted before it
+// exited) to vary between runs; ACCOUNTING.md has the figures.
+//
 // # The DAG
 //
 // dag.go lists the points where the series-parallel DAG changes (fork,
@@ -251,9 +257,10 @@
 // Allocation hooks take the freshly allocated value and return it; they
 // read only its size. They are placed only at sites the compiler's escape
 // analysis puts on the heap, so a hook never moves a value to the heap.
-// Allocations by uninstrumented code are read from runtime/metrics at
-// every baton switch and at the end of every task, and charged to the
-// call site that caused them: the rewriter calls At(site) before every
+// Allocations by uninstrumented code are read from runtime/metrics (large
+// objects at every baton switch and at the end of every task, small ones
+// after a census's collection, when their count is exact), and charged
+// to the call site that caused them: the rewriter calls At(site) before every
 // statement that calls uninstrumented code, and the bytes of an interval
 // go to the last such site, else to the last hooked site. Deaths
 // are found by censuses (runtime.GC) under a bounded-error rule; big

@@ -242,13 +242,16 @@ func beginRoot(t *Task, site Site) {
 	if !mem.on {
 		// The first root: collect once, so that what the program did
 		// before (package initialisation) is the baseline, flushed out
-		// of the allocation caches and not charged to the root.
+		// of the allocation caches and not charged to the root. From here
+		// on only censuses collect (gc.go).
+		gcOff()
 		runtime.GC()
-		metrics.Read(mem.samples[:])
+		gcBackstop()
 		mem.on = true
-		mem.lastA = mem.samples[0].Value.Uint64()
-		mem.hooked, mem.own = 0, 0
-		mem.baseline = max(0, int64(mem.samples[1].Value.Uint64())-ownLive())
+		mem.lastLarge, mem.lastSmall = readAllocs()
+		mem.hookedLarge, mem.hookedSmall, mem.own = 0, 0, 0
+		metrics.Read(mem.samples[2:])
+		mem.baseline = max(0, int64(mem.samples[2].Value.Uint64())-ownLive())
 		mem.based = true
 		mem.holder = d
 		noteRan(d)
