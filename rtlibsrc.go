@@ -6,7 +6,8 @@ package spgo
 import "embed"
 
 // Runtime is the source of github.com/spgo/spgo/rtlib and of its
-// subpackages mhwm and profile, test files included (spbuild skips them).
+// subpackages mhwm, profile and trace, test files included (spbuild skips
+// them).
 //
-//go:embed rtlib/*.go rtlib/mhwm/*.go rtlib/profile/*.go
+//go:embed rtlib/*.go rtlib/mhwm/*.go rtlib/profile/*.go rtlib/trace/*.go
 var Runtime embed.FS

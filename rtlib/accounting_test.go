@@ -12,6 +12,8 @@ import (
 
 	"github.com/spgo/spgo/rewrite"
 	"github.com/spgo/spgo/rtlib/profile"
+	"github.com/spgo/spgo/rtlib/trace"
+	"github.com/spgo/spgo/sim"
 )
 
 // accCase is a constructed program of testdata/accounting with its
@@ -158,7 +160,40 @@ func TestAccounting(t *testing.T) {
 			for _, lc := range c.lines {
 				checkLine(t, filepath.Join(root, "rtlib/testdata/accounting", c.name, "main.go"), r.Lines, lc)
 			}
+			checkTrace(t, pf+".trace", r)
 		})
+	}
+}
+
+// checkTrace checks the trace the run recorded (SPGO_TRACE): one valid
+// graph for the root, and on a series-parallel root (exact figures),
+// work-stealing schedules of it on p processors never above MHWM_p (the
+// spec's Oracle C: they are schedules the MHWM covers).
+func checkTrace(t *testing.T, path string, r profile.Root) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	gs, err := trace.Read(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(gs) != 1 || gs[0].Name != r.Name {
+		t.Fatalf("trace: %d roots, want %s", len(gs), r.Name)
+	}
+	if !r.Exact {
+		return
+	}
+	for _, p := range []int{1, 2, 4, 8} {
+		res, err := sim.Simulate(gs[0], sim.WS, p, sim.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m, _ := r.MHWMAt(p); res.PeakBytes > m {
+			t.Errorf("work stealing on %d processors peaks at %d, above MHWM_%d = %d", p, res.PeakBytes, p, m)
+		}
 	}
 }
 
@@ -219,7 +254,7 @@ func run(t *testing.T, bin, pf string) (string, string) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin)
 	cmd.Dir = t.TempDir()
-	cmd.Env = append(os.Environ(), "SPGO_PROFILE="+pf)
+	cmd.Env = append(os.Environ(), "SPGO_PROFILE="+pf, "SPGO_TRACE="+pf+".trace")
 	if pf == "" {
 		cmd.Env = append(cmd.Env, "SPGO_PROFILE=off")
 	}

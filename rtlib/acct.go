@@ -223,6 +223,7 @@ func (d *dnode) pool(site Site, n int64) {
 // at its end (dagReturn); only rtlib ran since, and the reading is left
 // to the next holder's switch.
 func switchTo(next *dnode) {
+	recSwitch(next)
 	if !mem.on {
 		mem.holder = next
 		return

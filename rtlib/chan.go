@@ -219,6 +219,7 @@ func Elem[T any](ch <-chan T) T {
 // channel at key: on a buffered channel, a value or a free slot may let
 // the first task parked in the other direction go on.
 func chanDone(key unsafe.Pointer, c int, dir byte) {
+	recChan(key, c, dir)
 	if nparkedA.Load() == 0 {
 		return
 	}

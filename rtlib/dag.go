@@ -15,6 +15,7 @@ func dagFork(parent, child *Task, site Site, g any) {
 		return
 	}
 	child.dn = parent.dn.spawnIn(site, g)
+	recFork(parent.dn, child.dn, site, g)
 }
 
 // dagUnfork: a task forked by GroupTryGo was not started after all: it
@@ -38,6 +39,7 @@ func dagReturn(t *Task) {
 		if mem.on && mem.holder == d && !d.finished {
 			chargeUninstrumented(d)
 		}
+		recReturn(d)
 		d.ret()
 	}
 }
@@ -45,6 +47,9 @@ func dagReturn(t *Task) {
 // dagDone: t calls Done on wg: wg's Wait waits for it.
 func dagDone(t *Task, wg any) {
 	d := t.dn
+	if d != nil && d.rec != nil {
+		recDone(d, wg)
+	}
 	if d == nil || d.detached || d.parent == nil {
 		return
 	}
@@ -61,6 +66,7 @@ func dagDone(t *Task, wg any) {
 // the children spawned into that group. mhwm: Sync.
 func dagJoin(t *Task, g any, site Site) {
 	if t.dn != nil {
+		recJoin(t.dn, g)
 		t.dn.join(g, site)
 		if cfg.census == censusStrand {
 			census(t.dn, 0)

@@ -96,6 +96,8 @@ type dnode struct {
 	ranEp    int64  // its epoch then (the latest strand that ran)
 	bigLive  int64  // bytes of its tracked objects not found dead
 	poolEp   uint32
+
+	rec *recTask // its strands, when recorded for simulation (record.go)
 }
 
 // dnodeBytes is what newDnode allocates (the dnode, its scope and the
@@ -133,6 +135,9 @@ func (d *dnode) newBlock() {
 func (d *dnode) add(site Site, n int64) {
 	if n == 0 {
 		return
+	}
+	if d.rec != nil {
+		recAdd(d, site, n)
 	}
 	sign := int8(1)
 	if n < 0 {

@@ -288,6 +288,9 @@
 //	SPGO_WATCHDOG      watchdog period (default 1s, 0 disables)
 //	SPGO_CHECK         1: verify the caller of every scheduling hook (slower)
 //	SPGO_DEBUG_CENSUS  non-empty: one line of statistics per census on stderr
+//	SPGO_TRACE         path: record the first root's strands, with channel,
+//	                   mutex and errgroup-limit edges, for schedule
+//	                   simulation (record.go, package sim; spgo.trace/v1)
 //
 // A bad value is reported on stderr and the default used.
 package rtlib

@@ -231,6 +231,7 @@ func beginRoot(t *Task, site Site) {
 	d := newDnode(r, nil, site)
 	d.direct = true
 	r.top, r.front = d, d
+	recBeginRoot(r, d)
 	prof.mu.Lock()
 	if prof.start.IsZero() {
 		prof.start = time.Now()
@@ -306,6 +307,7 @@ func finishRoot(r *proot, partial bool) {
 		return
 	}
 	r.done, r.partial = true, partial
+	recEndRoot(r)
 	d := r.top
 	// Tasks that have not ended: their events so far count, then they
 	// end (detached: what they do later is not this root's).

@@ -20,6 +20,7 @@ func Lock(site Site, mu *sync.Mutex) {
 	for !mu.TryLock() {
 		parkOn(t, unsafe.Pointer(mu), wkMutex, pkLock)
 	}
+	recLock(unsafe.Pointer(mu), true)
 }
 
 // Unlock is sync.Mutex.Unlock.
@@ -27,6 +28,7 @@ func Unlock(mu *sync.Mutex) {
 	beat(-1)
 	self()
 	mu.Unlock()
+	recUnlock(unsafe.Pointer(mu), true)
 	unlocked(unsafe.Pointer(mu), wkMutex, false)
 }
 
@@ -56,6 +58,7 @@ func RWLock(site Site, mu *sync.RWMutex) {
 	for !mu.TryLock() {
 		parkOn(t, unsafe.Pointer(mu), wkRWW, pkLock)
 	}
+	recLock(unsafe.Pointer(mu), true)
 }
 
 // RWUnlock is sync.RWMutex.Unlock.
@@ -63,6 +66,7 @@ func RWUnlock(mu *sync.RWMutex) {
 	beat(-1)
 	self()
 	mu.Unlock()
+	recUnlock(unsafe.Pointer(mu), true)
 	unlocked(unsafe.Pointer(mu), wkAny, true)
 }
 
@@ -74,6 +78,7 @@ func RLock(site Site, mu *sync.RWMutex) {
 	for !mu.TryRLock() {
 		parkOn(t, unsafe.Pointer(mu), wkRWR, pkLock)
 	}
+	recLock(unsafe.Pointer(mu), false)
 }
 
 // RUnlock is sync.RWMutex.RUnlock.
@@ -81,6 +86,7 @@ func RUnlock(mu *sync.RWMutex) {
 	beat(-1)
 	self()
 	mu.RUnlock()
+	recUnlock(unsafe.Pointer(mu), false)
 	unlocked(unsafe.Pointer(mu), wkRWW, false)
 }
 

@@ -1,0 +1,380 @@
+package rtlib
+
+import (
+	"cmp"
+	"fmt"
+	"os"
+	"slices"
+	"time"
+	"unsafe"
+
+	"github.com/spgo/spgo/rtlib/trace"
+)
+
+// The recorder for schedule simulation (SPGO_TRACE, package sim): every
+// strand of a root as the run makes it (a task's run between two
+// scheduling events: spawn, Done, Wait, a channel operation, a lock or an
+// unlock, its end), with its duration, its bytes by site and the
+// dependencies between strands, streamed to a spgo.trace/v1 file. Unlike
+// the engine's view (dnode.go), channel and mutex edges are kept: a
+// simulation that respects them gives realistic peaks for pipelines and
+// worker pools. Only the holder records, so no locking; roots begun
+// while another is recorded (a subtest's) are not recorded.
+
+// recTask is a recorded task's open strand.
+type recTask struct {
+	id     int32
+	strand int32 // its open strand, -1 after its end
+	last   int32 // its last ended strand
+	work   int64 // ns held in the open strand so far
+	net    int64
+	peak   int64
+	sites  []trace.SiteBytes // the open strand's bytes by site; AtPeak as of the peak
+	group  any               // the group its end or Done was released to
+}
+
+// chanRec matches a channel's sends and receives in order: the k-th
+// receive gets the k-th value sent, and the (k+cap)-th send waits for the
+// k-th receive (for an unbuffered channel, both wait for each other).
+type chanRec struct {
+	cap          int64
+	sends, recvs map[int64]recOp // the operations a later one may match
+	nsend, nrecv int64
+}
+
+// recOp is a completed channel operation: the strand that ended with it
+// and the strand that began after it.
+type recOp struct{ ended, next int32 }
+
+// limRec is an errgroup with a limit: its forks so far and the last
+// strands of its tasks that ended and whose slot no fork took yet.
+type limRec struct {
+	forks int64
+	ends  []int32
+}
+
+var rec struct {
+	path   string
+	f      *os.File
+	w      *trace.Writer
+	failed bool
+	root   *proot
+	tasks  int32
+	n      int32 // strands so far
+	named  map[Site]bool
+	groups map[any][]int32 // strands released to a WaitGroup or errgroup
+	chans  map[unsafe.Pointer]*chanRec
+	locks  map[unsafe.Pointer][]int32 // the write unlocks a lock waits for
+	rlocks map[unsafe.Pointer][]int32 // the read unlocks a write lock waits for
+	live   map[*recTask]bool          // tasks not ended
+	limits map[any]*limRec            // errgroups with a limit
+	held   *recTask                   // whose strand is timed
+	heldAt time.Time
+}
+
+func init() { rec.path = os.Getenv("SPGO_TRACE") }
+
+// recFail reports a recording error once and stops recording.
+func recFail(err error) {
+	if err != nil && !rec.failed {
+		rec.failed = true
+		fmt.Fprintf(os.Stderr, "spgo: trace %s: %v; no more recorded\n", rec.path, err)
+	}
+}
+
+// recBeginRoot starts recording root r, whose task is d, if a trace is
+// asked for and no other root is being recorded.
+func recBeginRoot(r *proot, d *dnode) {
+	if rec.path == "" || rec.failed || rec.root != nil {
+		return
+	}
+	if rec.w == nil {
+		f, err := os.Create(rec.path)
+		if err != nil {
+			recFail(err)
+			return
+		}
+		rec.f, rec.w = f, trace.NewWriter(f)
+		rec.named = map[Site]bool{}
+	}
+	rec.root, rec.tasks, rec.n = r, 0, 0
+	rec.groups = map[any][]int32{}
+	rec.chans = map[unsafe.Pointer]*chanRec{}
+	rec.locks = map[unsafe.Pointer][]int32{}
+	rec.rlocks = map[unsafe.Pointer][]int32{}
+	rec.live = map[*recTask]bool{}
+	rec.limits = map[any]*limRec{}
+	recFail(rec.w.BeginRoot(r.name))
+	d.rec = recNewTask(-1, 0)
+	rec.held, rec.heldAt = d.rec, time.Now()
+}
+
+// recEndRoot ends the recording of r: the open strands end, the trace is
+// flushed.
+func recEndRoot(r *proot) {
+	if rec.root != r {
+		return
+	}
+	recSwitch(nil)
+	open := make([]*recTask, 0, len(rec.live))
+	for t := range rec.live {
+		if t.strand >= 0 {
+			open = append(open, t)
+		}
+	}
+	slices.SortFunc(open, func(a, b *recTask) int { return cmp.Compare(a.id, b.id) })
+	for _, t := range open {
+		recEnd(t)
+	}
+	recFail(rec.w.EndRoot())
+	recFail(rec.w.Flush())
+	rec.root, rec.groups, rec.chans, rec.locks, rec.rlocks, rec.live, rec.limits = nil, nil, nil, nil, nil, nil, nil
+}
+
+// recNewTask declares a task and opens its first strand.
+func recNewTask(parent int32, site Site) *recTask {
+	t := &recTask{id: rec.tasks, strand: -1, last: -1}
+	rec.tasks++
+	recName(site)
+	recFail(rec.w.Task(trace.Task{ID: t.id, Parent: parent, Site: int32(site)}))
+	recOpen(t)
+	rec.live[t] = true
+	return t
+}
+
+func recName(site Site) {
+	if site > 0 && !rec.named[site] {
+		rec.named[site] = true
+		recFail(rec.w.Site(int32(site), sitePos(site)))
+	}
+}
+
+// recOpen opens t's next strand.
+func recOpen(t *recTask) {
+	t.strand = rec.n
+	rec.n++
+	t.work, t.net, t.peak = 0, 0, 0
+	t.sites = t.sites[:0]
+}
+
+// recEnd ends t's open strand and writes it.
+func recEnd(t *recTask) int32 {
+	if t == rec.held {
+		now := time.Now()
+		t.work += int64(now.Sub(rec.heldAt))
+		rec.heldAt = now
+	}
+	s := t.strand
+	recFail(rec.w.Strand(trace.Strand{ID: s, Task: t.id, Work: max(t.work, 0), Net: t.net, Peak: t.peak, Sites: t.sites}))
+	t.last, t.strand = s, -1
+	return s
+}
+
+// recSplit ends t's open strand at a scheduling event and opens the next,
+// ordered after it; it returns both.
+func recSplit(t *recTask) (ended, next int32) {
+	ended = recEnd(t)
+	recOpen(t)
+	recFail(rec.w.Dep(trace.Dep{From: ended, To: t.strand, Kind: trace.Seq}))
+	return ended, t.strand
+}
+
+// recAdd records n bytes (negative: freed) at site in d's open strand.
+func recAdd(d *dnode, site Site, n int64) {
+	t := d.rec
+	if t == nil || t.strand < 0 {
+		return
+	}
+	recName(site)
+	i := 0
+	for i < len(t.sites) && t.sites[i].Site != int32(site) {
+		i++
+	}
+	if i == len(t.sites) {
+		t.sites = append(t.sites, trace.SiteBytes{Site: int32(site)})
+	}
+	t.sites[i].Net += n
+	t.net += n
+	if t.net > t.peak {
+		t.peak = t.net
+		for j := range t.sites {
+			t.sites[j].AtPeak = t.sites[j].Net
+		}
+	}
+}
+
+// recSwitch times the strands: next's task holds the baton from now.
+func recSwitch(next *dnode) {
+	if rec.root == nil {
+		return
+	}
+	now := time.Now()
+	if h := rec.held; h != nil && h.strand >= 0 {
+		h.work += int64(now.Sub(rec.heldAt))
+	}
+	rec.held, rec.heldAt = nil, now
+	if next != nil && next.rec != nil {
+		rec.held = next.rec
+	}
+}
+
+// recFork: parent spawned child (its dnode new) at site into group g
+// (nil: not known yet). Under an errgroup limit L, the k-th Go waited for
+// the (k−L)-th of the group's tasks to end: the parent's strand is split
+// there.
+func recFork(parent, child *dnode, site Site, g any) {
+	p := parent.rec
+	if p == nil || p.strand < 0 {
+		return
+	}
+	if n := parent.root.limits[g]; n > 0 && g != nil {
+		l := rec.limits[g]
+		if l == nil {
+			l = &limRec{}
+			rec.limits[g] = l
+		}
+		if l.forks >= int64(n) && len(l.ends) > 0 {
+			_, next := recSplit(p)
+			recFail(rec.w.Dep(trace.Dep{From: l.ends[0], To: next, Kind: trace.Other}))
+			l.ends = l.ends[1:]
+		}
+		l.forks++
+	}
+	ended := recEnd(p)
+	recOpen(p)
+	child.rec = recNewTask(p.id, site)
+	recFail(rec.w.Dep(trace.Dep{From: ended, To: child.rec.strand, Kind: trace.Spawn}))
+	recFail(rec.w.Dep(trace.Dep{From: ended, To: p.strand, Kind: trace.Cont}))
+}
+
+// recReturn: d's task ended; a member of a group (an errgroup's task, a
+// WaitGroup.Go's) is released to it.
+func recReturn(d *dnode) {
+	t := d.rec
+	if t == nil || t.strand < 0 {
+		return
+	}
+	recEnd(t)
+	delete(rec.live, t)
+	if l := rec.limits[d.group]; l != nil {
+		l.ends = append(l.ends, t.last)
+	}
+	if d.group != nil {
+		recRelease(t, d.group, t.last)
+	}
+}
+
+func recRelease(t *recTask, g any, s int32) {
+	if t.group == g {
+		return
+	}
+	t.group = g
+	rec.groups[g] = append(rec.groups[g], s)
+}
+
+// recDone: d's task called Done on wg.
+func recDone(d *dnode, wg any) {
+	t := d.rec
+	if t == nil {
+		return
+	}
+	s := t.last
+	if t.strand >= 0 {
+		s, _ = recSplit(t)
+	}
+	if s >= 0 {
+		recRelease(t, wg, s)
+	}
+}
+
+// recJoin: d's task completed a Wait on g: its next strand waits for
+// every strand released to g.
+func recJoin(d *dnode, g any) {
+	t := d.rec
+	if t == nil || t.strand < 0 {
+		return
+	}
+	_, next := recSplit(t)
+	for _, s := range rec.groups[g] {
+		recFail(rec.w.Dep(trace.Dep{From: s, To: next, Kind: trace.Join}))
+	}
+	delete(rec.groups, g)
+}
+
+// recChan: the holder completed a send ('s') or receive ('r') on the
+// channel at key of capacity c.
+func recChan(key unsafe.Pointer, c int, dir byte) {
+	d := holderDnode()
+	if rec.root == nil || d == nil || d.rec == nil || d.rec.strand < 0 || key == nil {
+		return
+	}
+	ch := rec.chans[key]
+	if ch == nil {
+		ch = &chanRec{cap: int64(c), sends: map[int64]recOp{}, recvs: map[int64]recOp{}}
+		rec.chans[key] = ch
+	}
+	ended, next := recSplit(d.rec)
+	op := recOp{ended, next}
+	dep := func(from, to int32) { recFail(rec.w.Dep(trace.Dep{From: from, To: to, Kind: trace.Chan})) }
+	if dir == 's' {
+		k := ch.nsend
+		ch.nsend++
+		if r, ok := ch.recvs[k]; ok {
+			dep(ended, r.next)
+		} else {
+			ch.sends[k] = op
+		}
+		if r, ok := ch.recvs[k-ch.cap]; ok {
+			dep(r.ended, next)
+		}
+		delete(ch.recvs, k-ch.cap)
+		return
+	}
+	k := ch.nrecv
+	ch.nrecv++
+	if s, ok := ch.sends[k]; ok {
+		dep(s.ended, next)
+		if ch.cap == 0 {
+			dep(ended, s.next) // the rendezvous, its send recorded first
+		}
+		delete(ch.sends, k)
+	}
+	if k+ch.cap >= ch.nsend {
+		ch.recvs[k] = op // a later send waits for it
+	}
+}
+
+// recUnlock: the holder unlocked the lock at key (a read lock if !w).
+func recUnlock(key unsafe.Pointer, w bool) {
+	d := holderDnode()
+	if rec.root == nil || d == nil || d.rec == nil || d.rec.strand < 0 {
+		return
+	}
+	ended, _ := recSplit(d.rec)
+	if w {
+		rec.locks[key] = append(rec.locks[key], ended)
+	} else {
+		rec.rlocks[key] = append(rec.rlocks[key], ended)
+	}
+}
+
+// recLock: the holder acquired the lock at key (a read lock if !w): it
+// waits for the unlocks before it (a read lock only for write unlocks).
+func recLock(key unsafe.Pointer, w bool) {
+	d := holderDnode()
+	if rec.root == nil || d == nil || d.rec == nil || d.rec.strand < 0 {
+		return
+	}
+	_, next := recSplit(d.rec)
+	dep := func(s int32) { recFail(rec.w.Dep(trace.Dep{From: s, To: next, Kind: trace.Mutex})) }
+	for _, s := range rec.locks[key] {
+		dep(s)
+	}
+	if w {
+		for _, s := range rec.rlocks[key] {
+			dep(s)
+		}
+		delete(rec.locks, key)
+		delete(rec.rlocks, key)
+	}
+}
