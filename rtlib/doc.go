@@ -288,9 +288,12 @@
 //	SPGO_WATCHDOG      watchdog period (default 1s, 0 disables)
 //	SPGO_CHECK         1: verify the caller of every scheduling hook (slower)
 //	SPGO_DEBUG_CENSUS  non-empty: one line of statistics per census on stderr
-//	SPGO_TRACE         path: record the first root's strands, with channel,
-//	                   mutex and errgroup-limit edges, for schedule
-//	                   simulation (record.go, package sim; spgo.trace/v1)
+//	SPGO_TRACE         path: record each root's strands (not those of a
+//	                   root begun inside another), with channel, mutex and
+//	                   errgroup-limit edges, for schedule simulation
+//	                   (record.go, package sim; spgo.trace/v1); the
+//	                   recorder's own small allocations then count as the
+//	                   program's
 //
 // A bad value is reported on stderr and the default used.
 package rtlib
