@@ -110,13 +110,18 @@ func checkStartOrder(t testing.TB, g *trace.Graph) {
 // strand is a shorthand for a strand of task with the given work that
 // allocates (n > 0) or frees (n < 0) at site 1, in order, then ends.
 func (b *builder) strand(task int32, work int64, ops ...int64) int32 {
+	return b.strandAt(task, 1, work, ops...)
+}
+
+// strandAt is strand with the allocations at site.
+func (b *builder) strandAt(task, site int32, work int64, ops ...int64) int32 {
 	s := b.begin(task)
 	b.work(s, work)
 	for _, n := range ops {
 		if n >= 0 {
-			b.alloc(s, 1, n)
+			b.alloc(s, site, n)
 		} else {
-			b.free(s, 1, -n)
+			b.free(s, site, -n)
 		}
 	}
 	b.end(s)

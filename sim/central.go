@@ -4,7 +4,7 @@ package sim
 type dfSched struct {
 	rank  []int32 // strand → rank
 	order []int32 // rank → strand
-	heap  []int32 // ranks
+	heap  minHeap[rank]
 }
 
 func (s *dfSched) init(roots []int32) {
@@ -31,43 +31,13 @@ func (s *dfSched) pick(int, int64) int32 {
 func (s *dfSched) hasWork() bool        { return len(s.heap) > 0 }
 func (s *dfSched) sliceStart(int) int64 { return 0 }
 
-func (s *dfSched) push(r int32) {
-	h := append(s.heap, r)
-	i := len(h) - 1
-	for i > 0 {
-		j := (i - 1) / 2
-		if h[j] <= h[i] {
-			break
-		}
-		h[i], h[j] = h[j], h[i]
-		i = j
-	}
-	s.heap = h
-}
+func (s *dfSched) push(r int32) { s.heap.push(rank(r)) }
+func (s *dfSched) pop() int32   { return int32(s.heap.pop()) }
 
-func (s *dfSched) pop() int32 {
-	h := s.heap
-	r := h[0]
-	n := len(h) - 1
-	h[0] = h[n]
-	h = h[:n]
-	for i := 0; ; {
-		l := 2*i + 1
-		if l >= n {
-			break
-		}
-		if l+1 < n && h[l+1] < h[l] {
-			l++
-		}
-		if h[i] <= h[l] {
-			break
-		}
-		h[i], h[l] = h[l], h[i]
-		i = l
-	}
-	s.heap = h
-	return r
-}
+// rank is a position in the depth-first order.
+type rank int32
+
+func (a rank) less(b rank) bool { return a < b }
 
 // bfSched is breadth-first: one FIFO of ready strands.
 type bfSched struct{ q fifo }

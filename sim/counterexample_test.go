@@ -2,13 +2,14 @@ package sim
 
 import "testing"
 
-// TestCounterexamples keeps the smallest programs found (go test -search,
-// TestSearchCounterexamples, over 400,000 random programs of up to 20
-// strands) on which DF, BF or Go exceed MHWM_p. Each exceeds it because
-// the policy leaves a started component with no running strand, which the
-// busy-leaves rule behind MHWM_p forbids (spec §1.5, Oracle B's
-// "unrestricted" example in §6); each stays within MHWM_∞, and WS stays
-// within MHWM_p on the same program. Strands are numbered in serial order.
+// TestCounterexamples keeps the smallest programs on which DF, BF or Go
+// exceed MHWM_p, as found by go test -search (TestSearchCounterexamples,
+// 400,000 random programs of up to 20 strands) and reduced by hand. Each
+// exceeds it because the policy leaves a started component with no
+// running strand, which the busy-leaves rule behind MHWM_p forbids (spec
+// §1.5, Oracle B's "unrestricted" example in §6); each stays within
+// MHWM_∞, and WS stays within MHWM_p on the same program. Strands are
+// named in serial order.
 func TestCounterexamples(t *testing.T) {
 	tests := []struct {
 		name       string
@@ -21,23 +22,24 @@ func TestCounterexamples(t *testing.T) {
 		strands    int
 	}{
 		{
-			// DF, p = 2 (the search's smallest had 11 strands; reduced
-			// by hand). The root spawns A, whose two children a1 and a2
-			// allocate 5 for 10 ns each; the root's continuation c1 is
-			// x (alloc 10), spawn e (empty), y (free 10), so s(c1) = 0.
-			// At t = 0 the second processor runs x, the only other ready
-			// strand; then DF prefers A's subtree, earlier in the serial
-			// order, over e and y: a1 and a2 run at once while c1, half
-			// done, holds 10: 20. Busy leaves needs a running strand in
-			// c1, so at most one of a1, a2: MHWM_2 = 15.
+			// DF, p = 2 (also BF). Strands: r0 (spawns A), A0 (spawns
+			// a), a (alloc 3, free 3), A1 (alloc 5, free 5), r1 (alloc
+			// 4, spawns e), e, r2 (free 4); every strand takes no time.
+			// At t = 0 the second processor runs r1, the only other
+			// ready strand besides A0; then a, A1, e and r2 are ready,
+			// and DF prefers A's subtree, earlier in the serial order:
+			// a and A1 run together while the root's continuation, half
+			// done, holds r1's 4 bytes: 3 + 5 + 4 = 12. Busy leaves
+			// needs a running strand in that continuation, so one of a,
+			// A1 with e or r2: MHWM_2 = 5 + 4 = 9.
 			name:    "df",
-			prog:    []op{spawn(spawn(alloc(5), work(10), free(5)), spawn(alloc(5), work(10), free(5))), alloc(10), spawn(), free(10)},
+			prog:    []op{spawn(spawn(alloc(3), free(3)), alloc(5), free(5)), alloc(4), spawn(), free(4)},
 			pol:     DF,
 			p:       2,
-			peak:    20,
-			mhwm:    15,
-			minf:    20,
-			strands: 9,
+			peak:    12,
+			mhwm:    9,
+			minf:    12,
+			strands: 7,
 		},
 		{
 			// BF, p = 1. Strands: r0 (spawns A), A0 (alloc 4, spawns

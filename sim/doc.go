@@ -68,6 +68,7 @@
 // # Cost
 //
 // A simulation costs O(n log n + m) for n strands and m deps with a
-// fixed p (WS and Go add O(p) per steal), and O(n) memory. WriteDOT draws
+// fixed p (WS and Go add O(p) per steal; Go adds an event per preemption,
+// up to Σ Work / TimeSlice), and O(n) memory. WriteDOT draws
 // the graph at a Result's high-water step, by Spoonhower's rules.
 package sim

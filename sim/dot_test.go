@@ -25,26 +25,16 @@ func dotGraph(t *testing.T) *trace.Graph {
 	root := bd.task(-1, 0)
 	r0 := bd.strand(root, 1)
 	a := bd.task(root, 3)
-	a0 := bd.begin(a)
-	bd.alloc(a0, 1, 64)
-	bd.work(a0, 5)
-	bd.end(a0)
+	a0 := bd.strandAt(a, 1, 5, 64)
 	a1 := bd.strand(a, 5)
-	a2 := bd.begin(a)
-	bd.free(a2, 1, 64)
-	bd.end(a2)
+	a2 := bd.strandAt(a, 1, 0, -64)
 	r1 := bd.strand(root, 1)
 	b := bd.task(root, 4)
-	b0 := bd.begin(b)
-	bd.alloc(b0, 2, 32)
-	bd.work(b0, 3)
-	bd.end(b0)
+	b0 := bd.strandAt(b, 2, 3, 32)
 	b1 := bd.strand(b, 1)
 	r2 := bd.strand(root, 1) // ends at the receive
 	r3 := bd.strand(root, 1) // after it; ends at the Wait
-	r4 := bd.begin(root)
-	bd.free(r4, 2, 32)
-	bd.end(r4)
+	r4 := bd.strandAt(root, 2, 0, -32)
 	for _, d := range []trace.Dep{
 		{From: r0, To: a0, Kind: trace.Spawn}, {From: r0, To: r1, Kind: trace.Cont},
 		{From: a0, To: a1, Kind: trace.Seq}, {From: a1, To: a2, Kind: trace.Seq},

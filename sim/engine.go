@@ -33,49 +33,8 @@ func (a event) less(b event) bool {
 	return a.w < b.w
 }
 
-// eventHeap is a binary min-heap of events.
-type eventHeap []event
-
-func (h *eventHeap) push(e event) {
-	s := append(*h, e)
-	i := len(s) - 1
-	for i > 0 {
-		j := (i - 1) / 2
-		if !s[i].less(s[j]) {
-			break
-		}
-		s[i], s[j] = s[j], s[i]
-		i = j
-	}
-	*h = s
-}
-
-func (h *eventHeap) pop() event {
-	s := *h
-	e := s[0]
-	n := len(s) - 1
-	s[0] = s[n]
-	s = s[:n]
-	for i := 0; ; {
-		l := 2*i + 1
-		if l >= n {
-			break
-		}
-		if l+1 < n && s[l+1].less(s[l]) {
-			l++
-		}
-		if !s[l].less(s[i]) {
-			break
-		}
-		s[i], s[l] = s[l], s[i]
-		i = l
-	}
-	*h = s
-	return e
-}
-
 // never is the step of something that did not happen.
-const never = math.MaxInt32
+const never = math.MaxInt64
 
 // engine is the state of one simulation.
 type engine struct {
@@ -88,18 +47,18 @@ type engine struct {
 	remain []int64 // work left of each strand (less than Work once preempted)
 	// startStep and doneStep are the start phase in which a strand
 	// started, and the last start phase before it completed.
-	startStep, doneStep []int32
+	startStep, doneStep []int64
 
 	running []int32 // per processor, -1 when idle
 	finish  []int64
 	ver     []uint32
 	idle    []uint64 // bit set of idle processors
-	events  eventHeap
+	events  minHeap[event]
 
 	makespan                int64
-	step                    int32
+	step                    int64
 	mem, peak, peakAt       int64
-	peakStep                int32
+	peakStep                int64
 	done                    int
 	ready                   []readyItem
 	curve                   []Point
@@ -114,7 +73,7 @@ func run(pr *prep, pol Policy, p int, seed uint64, slice int64, opt Options) (Re
 	e := &engine{
 		pr: pr, sched: newScheduler(pol, pr, p, seed), p: p, slice: slice,
 		indeg: slices.Clone(pr.indeg), remain: make([]int64, n),
-		startStep: make([]int32, n), doneStep: make([]int32, n),
+		startStep: make([]int64, n), doneStep: make([]int64, n),
 		running: make([]int32, p), finish: make([]int64, p), ver: make([]uint32, p),
 		idle: make([]uint64, (p+63)/64), wantCurve: opt.CurvePoints > 0,
 	}
@@ -191,8 +150,8 @@ func (e *engine) start(w int, u int32, t int64) {
 	end := t + e.remain[u]
 	e.finish[w] = end
 	e.events.push(event{t: end, kind: evComplete, w: int32(w), ver: e.ver[w]})
-	if e.slice > 0 {
-		if at := max(e.sched.sliceStart(w)+e.slice, t); at < end {
+	if ss := e.sched.sliceStart(w); e.slice > 0 && e.slice < math.MaxInt64-ss {
+		if at := max(ss+e.slice, t); at < end {
 			e.events.push(event{t: at, kind: evPreempt, w: int32(w), ver: e.ver[w]})
 		}
 	}

@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -33,21 +34,19 @@ type op struct {
 	body []op
 }
 
+var opNames = [...]string{opAlloc: "alloc", opFree: "free", opWork: "work", opSpawn: "spawn", opSync: "sync", opCall: "call"}
+
 func (o op) String() string {
+	name := opNames[o.kind]
 	switch o.kind {
-	case opAlloc:
-		return fmt.Sprintf("alloc(%d@%d)", o.n, o.site)
-	case opFree:
-		return fmt.Sprintf("free(%d@%d)", o.n, o.site)
+	case opAlloc, opFree:
+		return fmt.Sprintf("%s(%d@%d)", name, o.n, o.site)
 	case opWork:
-		return fmt.Sprintf("work(%d)", o.n)
-	case opSpawn:
-		return "spawn{" + progString(o.body) + "}"
+		return fmt.Sprintf("%s(%d)", name, o.n)
 	case opSync:
-		return "sync"
-	default:
-		return "call{" + progString(o.body) + "}"
+		return name
 	}
+	return name + "{" + progString(o.body) + "}"
 }
 
 func progString(b []op) string {
@@ -81,9 +80,11 @@ type block struct {
 }
 
 // genScope is a body being generated: its own live blocks, those of its
-// children not yet joined, and its enclosing scope.
+// children not yet joined, whether it has spawned since its last sync,
+// and its enclosing scope.
 type genScope struct {
 	own, pending []block
+	open         bool
 	up           *genScope
 }
 
@@ -93,90 +94,120 @@ type generator struct {
 	spawns int
 }
 
-// genProgram returns a random program.
+// stmtWeights says how often a body draws each kind of statement.
+var stmtWeights = [...]struct {
+	kind   opKind
+	weight int
+}{{opAlloc, 3}, {opFree, 2}, {opSpawn, 3}, {opSync, 1}, {opCall, 1}, {opWork, 2}}
+
+// genProgram returns a random program: the root's body has cfg.maxOps
+// statements, nested bodies up to that many.
 func genProgram(r *rand.Rand, cfg genConfig) []op {
 	g := &generator{r: r, cfg: cfg}
 	return g.body(0, &genScope{})
 }
 
 func (g *generator) body(depth int, sc *genScope) []op {
-	var ops []op
-	open := false
-	n := g.r.IntN(g.cfg.maxOps + 1)
-	if depth == 0 {
-		n = g.cfg.maxOps
+	count := g.cfg.maxOps
+	if depth > 0 {
+		count = g.r.IntN(g.cfg.maxOps + 1)
 	}
-	for range n {
-		switch c := g.r.IntN(12); {
-		case c < 3:
-			b := block{1 + g.r.Int64N(g.cfg.maxAlloc), int32(1 + g.r.IntN(g.cfg.sites))}
-			sc.own = append(sc.own, b)
-			ops = append(ops, op{kind: opAlloc, n: b.n, site: b.site})
-		case c < 5:
-			if b, ok := g.takeFree(sc); ok {
-				ops = append(ops, op{kind: opFree, n: b.n, site: b.site})
-			}
-		case c < 8:
-			if depth < g.cfg.maxDepth && g.spawns < g.cfg.maxSpawns {
-				g.spawns++
-				child := &genScope{up: sc}
-				cb := g.body(depth+1, child)
-				sc.pending = append(sc.pending, child.own...)
-				sc.pending = append(sc.pending, child.pending...)
-				ops = append(ops, op{kind: opSpawn, body: cb})
-				open = true
-			}
-		case c < 9:
-			if open {
-				sc.own = append(sc.own, sc.pending...)
-				sc.pending = nil
-				ops = append(ops, op{kind: opSync})
-				open = false
-			}
-		case c < 10:
-			if depth < g.cfg.maxDepth && g.spawns < g.cfg.maxSpawns {
-				callee := &genScope{up: sc}
-				cb := g.body(depth+1, callee)
-				sc.own = append(sc.own, callee.own...)
-				sc.own = append(sc.own, callee.pending...)
-				ops = append(ops, op{kind: opCall, body: cb})
-			}
-		default:
-			if g.cfg.maxWork > 0 {
-				ops = append(ops, op{kind: opWork, n: g.r.Int64N(g.cfg.maxWork + 1)})
-			}
+	var ops []op
+	for range count {
+		if o, ok := g.stmt(g.draw(), depth, sc); ok {
+			ops = append(ops, o)
 		}
 	}
 	return ops
 }
 
+// draw picks a statement kind by stmtWeights.
+func (g *generator) draw() opKind {
+	total := 0
+	for _, w := range stmtWeights {
+		total += w.weight
+	}
+	x := g.r.IntN(total)
+	for _, w := range stmtWeights {
+		if x < w.weight {
+			return w.kind
+		}
+		x -= w.weight
+	}
+	panic("unreachable")
+}
+
+// stmt generates one statement of kind in scope sc, if it fits there.
+func (g *generator) stmt(kind opKind, depth int, sc *genScope) (op, bool) {
+	nest := depth < g.cfg.maxDepth && g.spawns < g.cfg.maxSpawns
+	switch kind {
+	case opAlloc:
+		b := block{1 + g.r.Int64N(g.cfg.maxAlloc), int32(1 + g.r.IntN(g.cfg.sites))}
+		sc.own = append(sc.own, b)
+		return op{kind: opAlloc, n: b.n, site: b.site}, true
+	case opFree:
+		b, ok := g.takeFree(sc)
+		return op{kind: opFree, n: b.n, site: b.site}, ok
+	case opWork:
+		return op{kind: opWork, n: g.r.Int64N(g.cfg.maxWork + 1)}, g.cfg.maxWork > 0
+	case opSync:
+		if !sc.open {
+			return op{}, false
+		}
+		sc.own, sc.pending, sc.open = append(sc.own, sc.pending...), nil, false
+		return op{kind: opSync}, true
+	case opSpawn:
+		if !nest {
+			return op{}, false
+		}
+		g.spawns++
+		child := &genScope{up: sc}
+		o := op{kind: opSpawn, body: g.body(depth+1, child)}
+		// The child's blocks, and those of its own children (joined at
+		// its return), are joined at this scope's next sync.
+		sc.pending = append(append(sc.pending, child.own...), child.pending...)
+		sc.open = true
+		return o, true
+	default: // opCall
+		if !nest {
+			return op{}, false
+		}
+		callee := &genScope{up: sc}
+		o := op{kind: opCall, body: g.body(depth+1, callee)}
+		// The callee syncs at its return: all its blocks are ours.
+		sc.own = append(append(sc.own, callee.own...), callee.pending...)
+		return o, true
+	}
+}
+
 // takeFree removes a live block the current point may free: one of a DAG
-// predecessor, or without downset also one of a child not yet joined.
+// predecessor (its own scope's or an enclosing scope's), or without
+// downset also one of a child not yet joined. Each candidate is equally
+// likely.
 func (g *generator) takeFree(sc *genScope) (block, bool) {
-	var lists []*[]block
-	for s := sc; s != nil; s = s.up {
-		lists = append(lists, &s.own)
-		if !g.cfg.downset && s == sc {
-			lists = append(lists, &s.pending)
+	type slot struct {
+		list *[]block
+		at   int
+	}
+	var cands []slot
+	add := func(l *[]block) {
+		for at := range *l {
+			cands = append(cands, slot{l, at})
 		}
 	}
-	total := 0
-	for _, l := range lists {
-		total += len(*l)
+	if !g.cfg.downset {
+		add(&sc.pending)
 	}
-	if total == 0 {
+	for s := sc; s != nil; s = s.up {
+		add(&s.own)
+	}
+	if len(cands) == 0 {
 		return block{}, false
 	}
-	i := g.r.IntN(total)
-	for _, l := range lists {
-		if i < len(*l) {
-			b := (*l)[i]
-			*l = append((*l)[:i], (*l)[i+1:]...)
-			return b, true
-		}
-		i -= len(*l)
-	}
-	return block{}, false
+	c := cands[g.r.IntN(len(cands))]
+	b := (*c.list)[c.at]
+	*c.list = slices.Delete(*c.list, c.at, c.at+1)
+	return b, true
 }
 
 // runner plays a program into a builder and an engine at once.

@@ -68,8 +68,21 @@ func TestPropertySP(t *testing.T) {
 	if testing.Short() {
 		count = 500
 	}
+	if os.Getenv("SPGO_LONG") != "" {
+		count *= 10
+	}
 	exceed := map[Policy]counterexample{}
-	opt := Options{Seeds: 5, TimeSlice: 20}
+	// Go runs twice: with a 20 ns slice (strands take up to 100 ns, so
+	// preemption happens) and without preemption.
+	type variant struct {
+		pol Policy
+		opt Options
+	}
+	var variants []variant
+	for _, pol := range Policies() {
+		variants = append(variants, variant{pol, Options{Seeds: 5, TimeSlice: 20}})
+	}
+	variants = append(variants, variant{Go, Options{Seeds: 5, TimeSlice: -1}})
 	for i, prog := range propPrograms(t, count) {
 		g, res := build(t, prog, maxPropStrands)
 		n := len(g.Strands)
@@ -85,8 +98,9 @@ func TestPropertySP(t *testing.T) {
 		}
 		for _, p := range []int{1, 2, 3, 4} {
 			mp := res.MHWM[p]
-			for _, pol := range Policies() {
-				r, err := simulate(pr, pol, p, opt)
+			for _, v := range variants {
+				pol := v.pol
+				r, err := simulate(pr, pol, p, v.opt)
 				if err != nil {
 					t.Fatal(err)
 				}

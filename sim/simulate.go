@@ -32,14 +32,14 @@ type Options struct {
 
 // Point is the memory in use at time T (ns).
 type Point struct {
-	T     int64
-	Bytes int64
+	T     int64 // ns since the start
+	Bytes int64 // memory in use
 }
 
 // SiteLive is the bytes live at an allocation site.
 type SiteLive struct {
-	Site  int32
-	Bytes int64
+	Site  int32 // the allocation site (trace.Graph.Sites names it)
+	Bytes int64 // live bytes; negative when frees of the site's memory ran ahead
 }
 
 // SeedStats summarises the peaks of a seeded policy over its seeds.

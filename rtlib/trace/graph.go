@@ -78,13 +78,13 @@ func ParseDepKind(s string) (DepKind, error) {
 
 // Dep says that strand To cannot start before strand From has ended.
 type Dep struct {
-	From, To int32
-	Kind     DepKind
+	From, To int32   // strand IDs
+	Kind     DepKind // what the dependency stands for
 }
 
 // Task is a goroutine of the recorded run.
 type Task struct {
-	ID     int32
+	ID     int32 // distinct within a root
 	Parent int32 // the spawning task; -1 for the root's task
 	Site   int32 // the spawn site (0 for the root's task)
 }

@@ -14,8 +14,8 @@ import (
 // FormatError is a file that is not a valid trace: Line is the 1-based
 // line the problem is on (0 when it concerns the whole file).
 type FormatError struct {
-	Line   int
-	Reason string
+	Line   int    // 1-based; 0 for the whole file
+	Reason string // one line
 }
 
 // Error returns "trace: line N: reason", one line.
