@@ -170,19 +170,33 @@ func recEnd(t *recTask) int32 {
 	return s
 }
 
+// recDep records that strand to cannot start before from has ended.
+func recDep(from, to int32, kind trace.DepKind) {
+	recFail(rec.w.Dep(trace.Dep{From: from, To: to, Kind: kind}))
+}
+
+// recOpenOf returns d's recorded task if a root is being recorded and the
+// task's strand is open, else nil.
+func recOpenOf(d *dnode) *recTask {
+	if rec.root == nil || d == nil || d.rec == nil || d.rec.strand < 0 {
+		return nil
+	}
+	return d.rec
+}
+
 // recSplit ends t's open strand at a scheduling event and opens the next,
 // ordered after it; it returns both.
 func recSplit(t *recTask) (ended, next int32) {
 	ended = recEnd(t)
 	recOpen(t)
-	recFail(rec.w.Dep(trace.Dep{From: ended, To: t.strand, Kind: trace.Seq}))
+	recDep(ended, t.strand, trace.Seq)
 	return ended, t.strand
 }
 
 // recAdd records n bytes (negative: freed) at site in d's open strand.
 func recAdd(d *dnode, site Site, n int64) {
-	t := d.rec
-	if t == nil || t.strand < 0 {
+	t := recOpenOf(d)
+	if t == nil {
 		return
 	}
 	recName(site)
@@ -223,8 +237,8 @@ func recSwitch(next *dnode) {
 // the (k−L)-th of the group's tasks to end: the parent's strand is split
 // there.
 func recFork(parent, child *dnode, site Site, g any) {
-	p := parent.rec
-	if p == nil || p.strand < 0 {
+	p := recOpenOf(parent)
+	if p == nil {
 		return
 	}
 	if n := parent.root.limits[g]; n > 0 && g != nil {
@@ -235,7 +249,7 @@ func recFork(parent, child *dnode, site Site, g any) {
 		}
 		if l.forks >= int64(n) && len(l.ends) > 0 {
 			_, next := recSplit(p)
-			recFail(rec.w.Dep(trace.Dep{From: l.ends[0], To: next, Kind: trace.Other}))
+			recDep(l.ends[0], next, trace.Other)
 			l.ends = l.ends[1:]
 		}
 		l.forks++
@@ -243,15 +257,15 @@ func recFork(parent, child *dnode, site Site, g any) {
 	ended := recEnd(p)
 	recOpen(p)
 	child.rec = recNewTask(p.id, site)
-	recFail(rec.w.Dep(trace.Dep{From: ended, To: child.rec.strand, Kind: trace.Spawn}))
-	recFail(rec.w.Dep(trace.Dep{From: ended, To: p.strand, Kind: trace.Cont}))
+	recDep(ended, child.rec.strand, trace.Spawn)
+	recDep(ended, p.strand, trace.Cont)
 }
 
 // recReturn: d's task ended; a member of a group (an errgroup's task, a
 // WaitGroup.Go's) is released to it.
 func recReturn(d *dnode) {
-	t := d.rec
-	if t == nil || t.strand < 0 {
+	t := recOpenOf(d)
+	if t == nil {
 		return
 	}
 	recEnd(t)
@@ -290,13 +304,13 @@ func recDone(d *dnode, wg any) {
 // recJoin: d's task completed a Wait on g: its next strand waits for
 // every strand released to g.
 func recJoin(d *dnode, g any) {
-	t := d.rec
-	if t == nil || t.strand < 0 {
+	t := recOpenOf(d)
+	if t == nil {
 		return
 	}
 	_, next := recSplit(t)
 	for _, s := range rec.groups[g] {
-		recFail(rec.w.Dep(trace.Dep{From: s, To: next, Kind: trace.Join}))
+		recDep(s, next, trace.Join)
 	}
 	delete(rec.groups, g)
 }
@@ -304,8 +318,8 @@ func recJoin(d *dnode, g any) {
 // recChan: the holder completed a send ('s') or receive ('r') on the
 // channel at key of capacity c.
 func recChan(key unsafe.Pointer, c int, dir byte) {
-	d := holderDnode()
-	if rec.root == nil || d == nil || d.rec == nil || d.rec.strand < 0 || key == nil {
+	t := recOpenOf(holderDnode())
+	if t == nil || key == nil {
 		return
 	}
 	ch := rec.chans[key]
@@ -313,9 +327,9 @@ func recChan(key unsafe.Pointer, c int, dir byte) {
 		ch = &chanRec{cap: int64(c), sends: map[int64]recOp{}, recvs: map[int64]recOp{}}
 		rec.chans[key] = ch
 	}
-	ended, next := recSplit(d.rec)
+	ended, next := recSplit(t)
 	op := recOp{ended, next}
-	dep := func(from, to int32) { recFail(rec.w.Dep(trace.Dep{From: from, To: to, Kind: trace.Chan})) }
+	dep := func(from, to int32) { recDep(from, to, trace.Chan) }
 	if dir == 's' {
 		k := ch.nsend
 		ch.nsend++
@@ -346,11 +360,11 @@ func recChan(key unsafe.Pointer, c int, dir byte) {
 
 // recUnlock: the holder unlocked the lock at key (a read lock if !w).
 func recUnlock(key unsafe.Pointer, w bool) {
-	d := holderDnode()
-	if rec.root == nil || d == nil || d.rec == nil || d.rec.strand < 0 {
+	t := recOpenOf(holderDnode())
+	if t == nil {
 		return
 	}
-	ended, _ := recSplit(d.rec)
+	ended, _ := recSplit(t)
 	if w {
 		rec.locks[key] = append(rec.locks[key], ended)
 	} else {
@@ -361,18 +375,17 @@ func recUnlock(key unsafe.Pointer, w bool) {
 // recLock: the holder acquired the lock at key (a read lock if !w): it
 // waits for the unlocks before it (a read lock only for write unlocks).
 func recLock(key unsafe.Pointer, w bool) {
-	d := holderDnode()
-	if rec.root == nil || d == nil || d.rec == nil || d.rec.strand < 0 {
+	t := recOpenOf(holderDnode())
+	if t == nil {
 		return
 	}
-	_, next := recSplit(d.rec)
-	dep := func(s int32) { recFail(rec.w.Dep(trace.Dep{From: s, To: next, Kind: trace.Mutex})) }
+	_, next := recSplit(t)
 	for _, s := range rec.locks[key] {
-		dep(s)
+		recDep(s, next, trace.Mutex)
 	}
 	if w {
 		for _, s := range rec.rlocks[key] {
-			dep(s)
+			recDep(s, next, trace.Mutex)
 		}
 		delete(rec.locks, key)
 		delete(rec.rlocks, key)
