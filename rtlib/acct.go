@@ -40,6 +40,7 @@ type tracked struct {
 	site  Site
 	dn    *dnode
 	ep    int64
+	rs    int32 // the recorded strand that allocated it (SPGO_TRACE), else -1
 }
 
 // cand is a pool chunk a census may charge deaths to.
@@ -56,6 +57,7 @@ type chunk struct {
 	dn    *dnode
 	ep    int64
 	site  Site
+	rs    int32 // the last recorded strand that added to it (SPGO_TRACE), else -1
 	bytes int64
 }
 
@@ -167,7 +169,7 @@ func allocp(site Site, n int64, p unsafe.Pointer) {
 	hook(n)
 	mem.since += n
 	if p != nil && n >= cfg.track && cfg.census != censusOff {
-		mem.objs = append(mem.objs, tracked{wp: weak.Make((*byte)(p)), bytes: n, site: site, dn: d, ep: d.epoch})
+		mem.objs = append(mem.objs, tracked{wp: weak.Make((*byte)(p)), bytes: n, site: site, dn: d, ep: d.epoch, rs: recStrand(d)})
 		mem.own += 16
 		mem.trackLive += n
 		d.bigLive += n
@@ -209,12 +211,13 @@ func (d *dnode) pool(site Site, n int64) {
 			c := &mem.pool[s.idx]
 			if c.dn == d && c.site == site && c.ep == d.epoch {
 				c.bytes += n
+				c.rs = recStrand(d)
 				return
 			}
 		}
 		s.stamp, s.idx = d.poolEp, int32(len(mem.pool))
 	}
-	mem.pool = append(mem.pool, chunk{dn: d, ep: d.epoch, site: site, bytes: n})
+	mem.pool = append(mem.pool, chunk{dn: d, ep: d.epoch, site: site, rs: recStrand(d), bytes: n})
 }
 
 // switchTo is called at every baton switch: the uninstrumented bytes
@@ -320,6 +323,7 @@ func census(c *dnode, pending int64) {
 	runtime.GC()
 	gcBackstop()
 	b := barrier(c)
+	b.census = recCensus(c)
 	mem.ran = mem.ran[:0]
 	mem.interval++
 	noteRan(c)
@@ -340,7 +344,7 @@ func census(c *dnode, pending int64) {
 		}
 		mem.trackLive -= o.bytes
 		o.dn.bigLive -= o.bytes
-		free(c, o.dn, o.ep, o.site, o.bytes, b)
+		free(c, o.dn, o.ep, o.rs, o.site, o.bytes, b)
 	}
 	clear(mem.objs[len(keep):])
 	mem.objs = keep
@@ -433,11 +437,13 @@ func ancestorOrSelf(a, d *dnode) bool {
 }
 
 // charge is where a death is charged: now, or at the join of scope s of
-// a task at depth depth.
+// a task at depth depth. A barrier also carries the census's number in
+// the trace being recorded (-1: none).
 type charge struct {
-	now   bool
-	s     *scope
-	depth int32
+	now    bool
+	s      *scope
+	depth  int32
+	census int32
 }
 
 // later returns the later of two charge points on the running task's
@@ -470,29 +476,39 @@ func noteRan(d *dnode) {
 // of the tasks that hold much keep the interval inside one task, where
 // the barrier is "now".
 func barrier(c *dnode) charge {
-	b := charge{now: true}
+	b := charge{now: true, census: -1}
 	for _, r := range mem.ran {
 		if r.detached || r.root != c.root || r.ranIn != mem.interval {
 			continue // gone quiet (ended) since
 		}
 		now, s, depth := where(c, r, r.ranEp)
-		b.now, b.s, b.depth = later(b, charge{now, s, depth})
+		b.now, b.s, b.depth = later(b, charge{now, s, depth, -1})
 	}
 	return b
 }
 
-// free charges a death of n bytes at site allocated by dn in epoch ep.
-func free(c, dn *dnode, ep int64, site Site, n int64, b charge) {
+// free charges a death of n bytes at site allocated by dn in epoch ep
+// (recorded strand rs).
+func free(c, dn *dnode, ep int64, rs int32, site Site, n int64, b charge) {
 	now, s, depth := where(c, dn, ep)
 	if !now && s == nil {
 		return // another root's
 	}
-	now, s, _ = later(charge{now, s, depth}, b)
+	now, s, _ = later(charge{now, s, depth, -1}, b)
 	switch {
 	case now:
 		c.add(site, -n)
 	case s != nil:
-		s.pending = append(s.pending, mhwm.SiteBytes{Site: mhwm.Site(site), Bytes: n})
+		s.defer1(c, site, n, b.census, rs)
+	}
+}
+
+// defer1 defers a death of n bytes at site to s's join; census and rs
+// are the trace's census and allocating strand.
+func (s *scope) defer1(c *dnode, site Site, n int64, census, rs int32) {
+	s.pending = append(s.pending, mhwm.SiteBytes{Site: mhwm.Site(site), Bytes: n})
+	if c.root == rec.root {
+		s.pendRec = append(s.pendRec, recDeath{census, rs})
 	}
 }
 
@@ -509,7 +525,7 @@ func freePooled(c *dnode, dead int64, b charge) (freed int64) {
 		if !now && s == nil {
 			continue
 		}
-		now, s, depth = later(charge{now, s, depth}, b)
+		now, s, depth = later(charge{now, s, depth, -1}, b)
 		cands = append(cands, cand{i, now, s, depth})
 	}
 	defer func() { clear(cands); mem.cands = cands[:0] }()
@@ -541,7 +557,7 @@ func freePooled(c *dnode, dead int64, b charge) (freed int64) {
 		if k.now {
 			c.add(ch.site, -n)
 		} else {
-			k.s.pending = append(k.s.pending, mhwm.SiteBytes{Site: mhwm.Site(ch.site), Bytes: n})
+			k.s.defer1(c, ch.site, n, b.census, ch.rs)
 		}
 	}
 	// Slots now point at other chunks: pool() checks the owner.

@@ -721,7 +721,7 @@ func TestWhereBarrierRandom(t *testing.T) {
 			for _, a := range m.allocs {
 				checks++
 				now, s, depth := where(c, a.dn, a.ep)
-				now, s, _ = later(charge{now, s, depth}, b)
+				now, s, _ = later(charge{now, s, depth, -1}, b)
 				got := spPoint{}
 				if !now {
 					if s == nil || m.owner[s] == nil {

@@ -146,6 +146,7 @@ func commOp(site Site, what string) {
 	if d == nil || d.detached {
 		return
 	}
+	recCommCensus(d)
 	r := d.root
 	if r.commSeen || r.top.live <= 1 {
 		return // no other goroutine of the root is running: nothing to synchronise with

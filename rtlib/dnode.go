@@ -52,6 +52,7 @@ type scope struct {
 	kids    []*dnode         // spawned in the open block, not yet joined
 	escaped bool             // its function returned with kids outstanding
 	pending []mhwm.SiteBytes // frees deferred to the block's join
+	pendRec []recDeath       // pending's census and strand in a trace being recorded
 	limit   int              // errgroup limit for the next block
 	lgroup  any              // the group the limit belongs to
 }
@@ -299,7 +300,8 @@ func (d *dnode) ret() {
 		}
 		if len(s.pending) > 0 && d.parent != nil {
 			d.pscope.pending = append(d.pscope.pending, s.pending...)
-			s.pending = nil
+			d.pscope.pendRec = append(d.pscope.pendRec, s.pendRec...)
+			s.pending, s.pendRec = nil, nil
 		}
 	}
 	d.scopes = d.scopes[:1]
@@ -321,10 +323,15 @@ func (d *dnode) joinKids(s *scope) {
 	}
 	s.kids = s.kids[:0]
 	s.limit = 0 // the engine's limit governed that block only
-	for _, f := range s.pending {
+	recd := len(s.pendRec) == len(s.pending) && recOpenOf(d) != nil
+	for i, f := range s.pending {
+		// The trace may place the death itself (a free record), perhaps
+		// earlier than this join: then it is not one of the strand's.
+		rec.mute = recd && recFree(d, Site(f.Site), f.Bytes, s.pendRec[i])
 		d.add(Site(f.Site), -f.Bytes)
+		rec.mute = false
 	}
-	s.pending = s.pending[:0]
+	s.pending, s.pendRec = s.pending[:0], s.pendRec[:0]
 }
 
 // complete reports whether k can be joined by a Wait on g: k waits for

@@ -31,7 +31,13 @@ type recTask struct {
 	peak   int64
 	sites  []trace.SiteBytes // the open strand's bytes by site; AtPeak as of the peak
 	group  any               // the group its end or Done was released to
+	ran    int32             // its strand last listed in rec.ran, +1
+	ranIn  int32             // the census interval it was listed in
 }
+
+// recDeath is a death deferred to a join: the census that found it and
+// the strand that allocated the bytes (-1 if unknown).
+type recDeath struct{ census, alloc int32 }
 
 // chanRec matches a channel's sends and receives in order: the k-th
 // receive gets the k-th value sent, and the (k+cap)-th send waits for the
@@ -70,6 +76,9 @@ var rec struct {
 	limits map[any]*limRec            // errgroups with a limit
 	held   *recTask                   // whose strand is timed
 	heldAt time.Time
+	ran    []int32 // strands that held the baton since the last census
+	cens   int32   // censuses recorded in the root
+	mute   bool    // recAdd ignores the bytes (a death the trace places itself)
 }
 
 func init() { rec.path = os.Getenv("SPGO_TRACE") }
@@ -104,9 +113,11 @@ func recBeginRoot(r *proot, d *dnode) {
 	rec.rlocks = map[unsafe.Pointer][]int32{}
 	rec.live = map[*recTask]bool{}
 	rec.limits = map[any]*limRec{}
+	rec.ran, rec.cens, rec.mute = rec.ran[:0], 0, false
 	recFail(rec.w.BeginRoot(r.name))
 	d.rec = recNewTask(-1, 0)
 	rec.held, rec.heldAt = d.rec, time.Now()
+	recRan(d.rec)
 }
 
 // recEndRoot ends the recording of r: the open strands end, the trace is
@@ -155,6 +166,83 @@ func recOpen(t *recTask) {
 	rec.n++
 	t.work, t.net, t.peak = 0, 0, 0
 	t.sites = t.sites[:0]
+	if t == rec.held {
+		recRan(t)
+	}
+}
+
+// recRan lists t's open strand as one that held the baton since the last
+// census.
+func recRan(t *recTask) {
+	if t.strand < 0 || t.ran == t.strand+1 && t.ranIn == rec.cens {
+		return
+	}
+	t.ran, t.ranIn = t.strand+1, rec.cens
+	rec.ran = append(rec.ran, t.strand)
+}
+
+// recStrand returns d's open recorded strand, or -1.
+func recStrand(d *dnode) int32 {
+	if t := recOpenOf(d); t != nil {
+		return t.strand
+	}
+	return -1
+}
+
+// recCensus records a census run by c: the strands that may have dropped
+// the references it finds dead. It returns the census's number, or -1
+// if c's root is not being recorded.
+func recCensus(c *dnode) int32 {
+	if rec.root == nil || c.root != rec.root {
+		return -1
+	}
+	// The census cuts c's strand (the reader merges the parts again): a
+	// death it finds that c's part so far may have caused can then be
+	// placed right after that part.
+	cut := int32(-1)
+	if t := recOpenOf(c); t != nil {
+		_, cut = recSplit(t)
+		if n := len(rec.ran); n > 0 && rec.ran[n-1] == cut {
+			rec.ran = rec.ran[:n-1] // it runs after the census
+		}
+	}
+	k := rec.cens
+	recFail(rec.w.Census(k, trace.Census{Ran: rec.ran, Cut: cut}))
+	rec.cens++
+	rec.ran = rec.ran[:0]
+	if t := recOpenOf(c); t != nil {
+		recRan(t)
+	}
+	return k
+}
+
+// recCommCensus runs a census before d, whose root is recorded,
+// synchronises with another task (a channel operation, a lock) while it
+// holds as much as a task must at its end to get one (Task.Return): the
+// deaths it finds are then placed before the synchronisation, not after
+// whatever other tasks run until the next census, which under another
+// schedule would hold them longer than the program does. Only recorded
+// roots get these censuses; they can only lower a figure's census error.
+func recCommCensus(d *dnode) {
+	if rec.root == nil || d.root != rec.root || cfg.census == censusOff {
+		return
+	}
+	if d.bigLive >= max(cfg.minBudget, int64(float64(mem.water)*cfg.errBound)) {
+		census(d, 0)
+	}
+}
+
+// recFree records a death of n bytes at site deferred to the join d just
+// made: the trace's reader places it (trace.Free). It reports whether it
+// did.
+func recFree(d *dnode, site Site, n int64, rd recDeath) bool {
+	t := recOpenOf(d)
+	if t == nil || rd.census < 0 {
+		return false
+	}
+	recName(site)
+	recFail(rec.w.Free(trace.Free{At: t.strand, Site: int32(site), Bytes: n, Census: rd.census, Alloc: rd.alloc}))
+	return true
 }
 
 // recEnd ends t's open strand and writes it.
@@ -196,7 +284,7 @@ func recSplit(t *recTask) (ended, next int32) {
 // recAdd records n bytes (negative: freed) at site in d's open strand.
 func recAdd(d *dnode, site Site, n int64) {
 	t := recOpenOf(d)
-	if t == nil {
+	if t == nil || rec.mute {
 		return
 	}
 	recName(site)
@@ -229,6 +317,7 @@ func recSwitch(next *dnode) {
 	rec.held, rec.heldAt = nil, now
 	if next != nil && next.rec != nil {
 		rec.held = next.rec
+		recRan(next.rec)
 	}
 }
 

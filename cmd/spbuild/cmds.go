@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -55,9 +56,14 @@ func cmdBuild(args []string) int {
 }
 
 func cmdRun(args []string) int {
-	c := newCommon("run", "run [-pmax n | -p list] [-threshold M] [-json f] [-html f] [-pprof f] [-q] [build flags] [package] [-- program args]")
+	c := newCommon("run", "run [-pmax n | -p list] [-threshold M] [-simulate] [-json f] [-html f] [-pprof f] [-dot f] [-q] [build flags] [package] [-- program args]")
 	var pf pflags
 	pf.register(c.fs)
+	var sf simFlags
+	c.fs.BoolVar(&sf.on, "simulate", false, "record the run's computation graph and simulate depth-first, breadth-first, work-stealing and Go-like schedules on it for each p shown")
+	c.fs.StringVar(&sf.dot, "dot", "", "write the recorded graph of the program's first root as Graphviz DOT to this file, at the high-water step of -dot-at (implies -simulate)")
+	c.fs.StringVar(&sf.dotAt, "dot-at", "", "the simulation -dot draws: policy or policy/p (default ws at the largest p)")
+	c.fs.StringVar(&sf.trace, "trace", "", "keep the recorded graph (spgo.trace/v1) in this file (implies -simulate)")
 	threshold := c.fs.String("threshold", "", "threshold mode: answer whether MHWM_pmax ≥ this size (e.g. 512MiB) instead of computing it")
 	quiet := c.fs.Bool("q", false, "print no report (only write the files asked for)")
 	pos, progArgs, err := c.parse(args)
@@ -70,6 +76,11 @@ func cmdRun(args []string) int {
 	}
 	pmax, ps, err := pf.resolve()
 	if err != nil {
+		fmt.Fprintln(os.Stderr, "spbuild run:", err)
+		return 2
+	}
+	sf.on = sf.on || sf.dot != "" || sf.trace != ""
+	if _, _, err := parseAt(sf.dotAt, pmax); err != nil {
 		fmt.Fprintln(os.Stderr, "spbuild run:", err)
 		return 2
 	}
@@ -95,6 +106,14 @@ func cmdRun(args []string) int {
 	defer os.RemoveAll(tmp)
 	profPath := filepath.Join(tmp, "spgo-profile.json")
 	env = append(env, "SPGO_PROFILE="+profPath, "SPGO_SOURCE_ROOT="+p.Root)
+	tracePath := cmp.Or(sf.trace, filepath.Join(tmp, "spgo.trace"))
+	if sf.on {
+		if tracePath, err = filepath.Abs(tracePath); err != nil {
+			fail(err)
+			return 1
+		}
+		env = append(env, "SPGO_TRACE="+tracePath)
+	}
 	code, err := p.Run(context.Background(), cfg, pkg, driver.Program{
 		Args: progArgs, Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
 		Env: env, BuildStderr: os.Stderr, Dir: ".",
@@ -111,6 +130,13 @@ func cmdRun(args []string) int {
 			fmt.Fprintln(os.Stderr, "spbuild:", err)
 		}
 		return max(code, 1)
+	}
+	if sf.on {
+		if err := sf.simulate(prof, tracePath, simPs(ps, pmax)); err != nil {
+			// The profile is written all the same, without simulations.
+			fmt.Fprintln(os.Stderr, "spbuild:", err)
+			code = max(code, 1)
+		}
 	}
 	if err := pf.write(prof, "spbuild run "+strings.Join(args, " ")); err != nil {
 		fail(err)

@@ -48,6 +48,11 @@
 //	strand ID TASK WORK NET PEAK [SITE:NET:ATPEAK ...]
 //	more SITE:NET:ATPEAK ...               more sites of the strand just above
 //	dep FROM TO KIND                       KIND: spawn cont seq join chan mutex cond other
+//	census ID CUT STRAND ...               census ID (0, 1, …): the strands that ran since the last
+//	                                       one, the strand it cut (-1: none); may continue on
+//	                                       more census records with the same ID and CUT
+//	free AT SITE BYTES CENSUS ALLOC        BYTES died at SITE, found by census CENSUS; ALLOC
+//	                                       allocated them (-1: unknown); charged at AT at the latest
 //	end                                    ends the root
 //
 // Inside a root, records come in any order that a streaming recorder
@@ -57,6 +62,23 @@
 // allowed); each Graph gets the names declared before its end. Read
 // validates everything a Writer cannot check in O(1) memory: strand IDs
 // dense from 0, deps between known strands, no cycle, tasks.
+//
+// # Deaths
+//
+// A recorder finds deaths only at censuses (garbage collections). A
+// death it can place at once is part of a strand's weights. One that the
+// series-parallel accounting defers to a join is a free record instead:
+// Read places it at the start of the first strand (in a topological
+// order) that follows the strand that allocated the bytes and every
+// strand that ran since the previous census, one of which dropped the
+// last reference, if that strand comes before AT; channel, lock and
+// other synchronisation deps can order such a strand long before the
+// join, which is what makes a pipeline's simulated peak realistic.
+// A census also cuts the running strand in two (CUT, after a Seq dep),
+// so that a death the running strand caused can be placed right after
+// it; Read then merges the two parts again, exactly (the second part's
+// running sum continues the first's), and renumbers the strands, so that
+// the cut is no scheduling point for a simulation.
 //
 // Example, a root that spawns one child which allocates 1 KiB at site 1
 // and frees it after the join:

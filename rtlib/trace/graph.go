@@ -96,6 +96,43 @@ type Graph struct {
 	Tasks   []Task           // in the order they were recorded
 	Strands []Strand         // Strands[i].ID == i
 	Deps    []Dep            // in the order they were recorded
+	// Censuses are the recorded run's censuses (garbage collections that
+	// found deaths), by number. Read has merged every Cut back into the
+	// strand it was cut from; Censuses, Frees and Deps refer to the merged
+	// strands.
+	Censuses []Census
+	// Frees are the deaths whose place the recorder left to the reader
+	// (see Free); Read has added each to the weights of strand Placed.
+	Frees []Free
+}
+
+// Census is a garbage collection of the recorded run that found deaths.
+type Census struct {
+	// Ran lists the strands that ran since the previous census: one of
+	// them dropped the last reference to each object this census found
+	// dead.
+	Ran []int32
+	// Cut is the strand the census cut off the running task's strand
+	// (-1: none): the deaths it found can be placed at its start, inside
+	// the task's run. Read merges it back with the strand before it (a Seq
+	// dep), so that the cut is no scheduling point.
+	Cut int32
+}
+
+// Free is a death the recorder could not place in a strand it knew: the
+// series-parallel accounting charges it at the start of strand At (the
+// strand after a join), but a synchronisation edge (a channel, a lock)
+// may order an earlier strand after every strand that might have dropped
+// the object's last reference. Read places it at the start of the first
+// strand, in a topological order, that follows Alloc and every strand of
+// census Census, if that strand comes before At, else at At.
+type Free struct {
+	At     int32 // the series-parallel charge point
+	Site   int32 // the allocation site
+	Bytes  int64 // > 0
+	Census int32 // the census that found the death
+	Alloc  int32 // the (last) strand that allocated the bytes; -1 if unknown
+	Placed int32 // where Read placed it
 }
 
 // Validate checks every invariant Read checks: strand weights and site

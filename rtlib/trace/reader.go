@@ -67,14 +67,16 @@ type reader struct {
 	graphs   []*Graph
 
 	// The root being read, nil outside one.
-	g         *Graph
-	rootLine  int
-	strandAt  map[int32]int // strand ID → line
-	taskLines []int         // line of g.Tasks[i]
-	depLines  []int         // line of g.Deps[i]
-	pending   bool          // the last record was a strand or more record: more may follow
-	bytes     int64         // Σ peak + Σ |net| so far
-	work      int64
+	g           *Graph
+	rootLine    int
+	strandAt    map[int32]int // strand ID → line
+	taskLines   []int         // line of g.Tasks[i]
+	depLines    []int         // line of g.Deps[i]
+	freeLines   []int         // line of g.Frees[i]
+	censusLines []int         // first line of g.Censuses[i]
+	pending     bool          // the last record was a strand or more record: more may follow
+	bytes       int64         // Σ peak + Σ |net| so far
+	work        int64
 }
 
 func (rd *reader) errorf(format string, args ...any) error {
@@ -111,7 +113,7 @@ func (rd *reader) record(text []byte) error {
 	}
 	if rd.g == nil {
 		switch string(word) {
-		case "task", "strand", "more", "dep", "end":
+		case "task", "strand", "more", "dep", "census", "free", "end":
 			return rd.errorf("%s record outside a root", word)
 		}
 		return rd.errorf("unknown record %q", clip(string(word)))
@@ -126,6 +128,10 @@ func (rd *reader) record(text []byte) error {
 		return rd.more(f)
 	case "dep":
 		return rd.dep(f)
+	case "census":
+		return rd.census(f)
+	case "free":
+		return rd.free(f)
 	case "end":
 		if len(f) != 0 {
 			return rd.errorf("end takes no arguments")
@@ -207,7 +213,7 @@ func (rd *reader) beginRoot(rest []byte) error {
 	rd.g = &Graph{Name: name}
 	rd.rootLine = rd.line
 	rd.strandAt = map[int32]int{}
-	rd.taskLines, rd.depLines = nil, nil
+	rd.taskLines, rd.depLines, rd.freeLines, rd.censusLines = nil, nil, nil, nil
 	rd.bytes, rd.work = 0, 0
 	return nil
 }
@@ -354,7 +360,80 @@ func (rd *reader) endRoot() error {
 		}
 		return &FormatError{Line: line, Reason: fmt.Sprintf("root %q: %s", g.Name, p.msg)}
 	}
+	if census, k, msg := g.checkFrees(); msg != "" {
+		line := rd.freeLines
+		if census {
+			line = rd.censusLines
+		}
+		return &FormatError{Line: line[k], Reason: fmt.Sprintf("root %q: %s", g.Name, msg)}
+	}
+	g.placeFrees()
+	g.mergeCuts()
 	rd.graphs = append(rd.graphs, g)
 	rd.g = nil
+	return nil
+}
+
+func (rd *reader) census(f []string) error {
+	if len(f) < 2 {
+		return rd.errorf("census takes an ID, a cut strand and strands")
+	}
+	id, err := rd.int32("census ID", f[0], 0)
+	if err != nil {
+		return err
+	}
+	cut, err := rd.int32("cut strand", f[1], -1)
+	if err != nil {
+		return err
+	}
+	switch n := len(rd.g.Censuses); {
+	case int(id) > n:
+		return rd.errorf("census %d before census %d", id, n)
+	case int(id) == n:
+		rd.g.Censuses = append(rd.g.Censuses, Census{Cut: cut})
+		rd.censusLines = append(rd.censusLines, rd.line)
+	case rd.g.Censuses[id].Cut != cut:
+		return rd.errorf("census %d continued with cut strand %d, was %d", id, cut, rd.g.Censuses[id].Cut)
+	}
+	c := &rd.g.Censuses[id]
+	for _, x := range f[2:] {
+		s, err := rd.int32("strand", x, 0)
+		if err != nil {
+			return err
+		}
+		c.Ran = append(c.Ran, s)
+	}
+	return nil
+}
+
+func (rd *reader) free(f []string) error {
+	if len(f) != 5 {
+		return rd.errorf("free takes strand, site, bytes, census and allocating strand, got %d fields", len(f))
+	}
+	var fr Free
+	var err error
+	if fr.At, err = rd.int32("strand", f[0], 0); err != nil {
+		return err
+	}
+	if fr.Site, err = rd.int32("site", f[1], 0); err != nil {
+		return err
+	}
+	if fr.Bytes, err = rd.int64("bytes", f[2]); err != nil {
+		return err
+	}
+	if fr.Bytes <= 0 || fr.Bytes > MaxBytes {
+		return rd.errorf("free of %d bytes: want 1..2^62", fr.Bytes)
+	}
+	if fr.Census, err = rd.int32("census", f[3], 0); err != nil {
+		return err
+	}
+	if fr.Alloc, err = rd.int32("allocating strand", f[4], -1); err != nil {
+		return err
+	}
+	if rd.bytes += 2 * fr.Bytes; rd.bytes > MaxBytes {
+		return rd.errorf("free of %d bytes: the root's Σ peak + Σ |net| exceeds 2^62", fr.Bytes)
+	}
+	rd.g.Frees = append(rd.g.Frees, fr)
+	rd.freeLines = append(rd.freeLines, rd.line)
 	return nil
 }

@@ -186,7 +186,9 @@ func (w *Writer) EndRoot() error {
 }
 
 // WriteGraph writes g as one root: its site names (sorted), then its
-// tasks, strands and deps in slice order.
+// tasks, strands and deps in slice order. The strands' weights are
+// written as they are, with g's frees placed in them: g's census and free
+// records are not written.
 func (w *Writer) WriteGraph(g *Graph) error {
 	ids := make([]int32, 0, len(g.Sites))
 	for id := range g.Sites {
@@ -245,4 +247,56 @@ func (w *Writer) Close() error {
 		w.err = errClosed
 	}
 	return err
+}
+
+// strandsPerLine is how many strands a census record lists; a longer
+// list continues on census records with the same ID.
+const strandsPerLine = 4096
+
+// Census records census id (see Census); a list of strands longer than a
+// line continues on more census records with the same id and cut.
+func (w *Writer) Census(id int32, c Census) error {
+	if err := w.needRoot("census"); err != nil {
+		return err
+	}
+	if id < 0 || c.Cut < -1 {
+		return w.fail("census %d: negative ID or cut strand", id)
+	}
+	strands := c.Ran
+	for first := true; first || len(strands) > 0; first = false {
+		n := min(len(strands), strandsPerLine)
+		b := append(w.buf[:0], "census "...)
+		b = strconv.AppendInt(b, int64(id), 10)
+		b = strconv.AppendInt(append(b, ' '), int64(c.Cut), 10)
+		for _, s := range strands[:n] {
+			if s < 0 {
+				return w.fail("census %d: negative strand %d", id, s)
+			}
+			b = strconv.AppendInt(append(b, ' '), int64(s), 10)
+		}
+		if err := w.line(b); err != nil {
+			return err
+		}
+		strands = strands[n:]
+	}
+	return nil
+}
+
+// Free records a death left to the reader to place (see Free; Placed is
+// not written).
+func (w *Writer) Free(f Free) error {
+	if err := w.needRoot("free"); err != nil {
+		return err
+	}
+	if f.At < 0 || f.Site < 0 || f.Census < 0 || f.Alloc < -1 || f.Bytes <= 0 || f.Bytes > MaxBytes {
+		return w.fail("free of %d bytes at strand %d: a field out of range", f.Bytes, f.At)
+	}
+	b := append(w.buf[:0], "free "...)
+	for i, v := range [...]int64{int64(f.At), int64(f.Site), f.Bytes, int64(f.Census), int64(f.Alloc)} {
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		b = strconv.AppendInt(b, v, 10)
+	}
+	return w.line(b)
 }

@@ -1,0 +1,126 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/spgo/spgo/rtlib/profile"
+	"github.com/spgo/spgo/rtlib/trace"
+)
+
+// TestSimulate runs spbuild run -simulate on the examples whose peaks
+// are known analytically (see each main.go) and checks every policy's
+// simulated peak against them: the worker pool's exactly up to the
+// runtime's own bytes, the pipeline's within its census lag and
+// independent of the number of records, the series-parallel tiles' at
+// most MHWM_p under work stealing.
+func TestSimulate(t *testing.T) {
+	cache := t.TempDir()
+	const (
+		size                           = 32 * kib // pipeline's
+		jobs, workers, scratch, digest = 24, 4, 256 * kib, 8 * kib
+		slack                          = 32 * kib // goroutines, channels, size classes
+	)
+	cases := []struct {
+		dir  string
+		args []string
+		// lo and hi bound policy pol's peak at p.
+		lo, hi func(pol string, p int64) int64
+		sync   bool // the graph has non-series-parallel edges
+	}{
+		{
+			dir: "workerpool", sync: true,
+			// The k = min(p, Workers) last jobs run at once after the
+			// others' digests are kept.
+			lo: func(_ string, p int64) int64 { k := min(p, workers); return (jobs-k)*digest + k*scratch },
+			hi: func(_ string, p int64) int64 { k := min(p, workers); return (jobs-k)*digest + k*scratch + slack },
+		},
+		{
+			dir: "pipeline", args: []string{"--", "-n", "48"}, sync: true,
+			lo: func(string, int64) int64 { return 3 * size },
+			hi: func(string, int64) int64 { return 8*size + slack },
+		},
+		{
+			dir: "pipeline", args: []string{"--", "-n", "192"}, sync: true,
+			lo: func(string, int64) int64 { return 3 * size },
+			hi: func(string, int64) int64 { return 8*size + slack },
+		},
+		{
+			// Work stealing runs at most p tiles at once, each with its
+			// 2 MiB of scratch, and never exceeds MHWM_p (whose worst
+			// case also keeps all 16 results); the other policies may.
+			dir: "tiles",
+			lo:  func(_ string, p int64) int64 { return min(p, 16) * 2 * mib },
+			hi: func(pol string, p int64) int64 {
+				if pol == "ws" {
+					return 16*128*kib + min(p, 16)*2*mib + slack
+				}
+				return 16*128*kib + 16*2*mib + slack // everything
+			},
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.dir+strings.Join(tc.args, ""), func(t *testing.T) {
+			dir, err := filepath.Abs(filepath.Join("..", "..", "testdata", "examples", tc.dir))
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := t.TempDir()
+			prof, dot, tr := filepath.Join(out, "p.json"), filepath.Join(out, "g.dot"), filepath.Join(out, "g.trace")
+			args := append([]string{"run", "-q", "-p", "1,2,3,4,8", "-simulate", "-json", prof, "-dot", dot, "-dot-at", "ws/2", "-trace", tr, "."}, tc.args...)
+			_, stderr, code := spbuild(t, dir, cache, args...)
+			if code != 0 {
+				t.Fatalf("exit %d\n%s", code, stderr)
+			}
+			p, err := profile.ReadFile(prof)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := p.Roots[0]
+			if r.Simulation == nil || len(r.Simulated) != 4*5 {
+				t.Fatalf("simulation %+v, %d simulated runs, want 20", r.Simulation, len(r.Simulated))
+			}
+			if got := r.Simulation.SyncDeps > 0; got != tc.sync {
+				t.Errorf("sync deps %d, want some: %v", r.Simulation.SyncDeps, tc.sync)
+			}
+			for _, s := range r.Simulated {
+				lo, hi := tc.lo(s.Policy, int64(s.P)), tc.hi(s.Policy, int64(s.P))
+				if s.PeakBytes < lo || s.PeakBytes > hi {
+					t.Errorf("%s p=%d: simulated peak %d outside the analytic %d..%d", s.Policy, s.P, s.PeakBytes, lo, hi)
+				}
+				if m, ok := r.MHWMAt(s.P); ok && s.Policy == "ws" && s.PeakBytes > m {
+					t.Errorf("ws p=%d: simulated peak %d above MHWM_p %d", s.P, s.PeakBytes, m)
+				}
+			}
+			b, err := os.ReadFile(dot)
+			if err != nil || !strings.HasPrefix(string(b), "digraph ") || !strings.Contains(string(b), "ws p=2") {
+				t.Errorf("-dot: %v\n%.200s", err, b)
+			}
+			f, err := os.Open(tr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			gs, err := trace.Read(f)
+			if err != nil || len(gs) != 1 || gs[0].Name != r.Name {
+				t.Fatalf("-trace: %d graphs, %v", len(gs), err)
+			}
+			if int64(len(gs[0].Strands)) != r.Simulation.Strands {
+				t.Errorf("-trace has %d strands, the profile says %d", len(gs[0].Strands), r.Simulation.Strands)
+			}
+		})
+	}
+}
+
+// TestSimulateFlags checks that a bad -dot-at is refused before the
+// program is built.
+func TestSimulateFlags(t *testing.T) {
+	for _, at := range []string{"lifo", "ws/0", "ws/x", "df/70000"} {
+		_, stderr, code := spbuild(t, t.TempDir(), t.TempDir(), "run", "-dot", "x.dot", "-dot-at", at, ".")
+		if code != 2 || !strings.Contains(stderr, "-dot-at") {
+			t.Errorf("-dot-at %s: exit %d, stderr %q; want 2 and a message about -dot-at", at, code, stderr)
+		}
+	}
+}
