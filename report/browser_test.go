@@ -171,6 +171,28 @@ func TestHTMLInBrowser(t *testing.T) {
 		}
 	})
 
+	t.Run("dom-sim", func(t *testing.T) {
+		t.Parallel()
+		// The simulated schedules follow the per-line view's p: #q=3
+		// shows q = 2 and the simulated block of p = 2.
+		file := filepath.Join(dir, "sim.html")
+		if err := os.WriteFile(file, []byte(writeTestHTML(t, simProfile(), HTMLOptions{})), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		dom := string(runChromium(t, bin, "file://"+filepath.ToSlash(file)+"#q=3", "--dump-dom"))
+		doc, err := parseTestHTML(dom)
+		if err != nil {
+			t.Fatalf("DOM dump does not parse: %v", err)
+		}
+		sec := doc.one(t, "#root-0")
+		if sec.Attr["data-q"] != "2" {
+			t.Fatalf("per-line view at q=%q, want 2", sec.Attr["data-q"])
+		}
+		if got := visibleSimP(t, sec); got != "2" {
+			t.Errorf("simulated block shown for p = %s after the script, want 2", got)
+		}
+	})
+
 	t.Run("screenshot", func(t *testing.T) {
 		t.Parallel()
 		shot := filepath.Join(dir, "report.png")

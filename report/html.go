@@ -52,10 +52,13 @@ var htmlTemplate = sync.OnceValue(func() *template.Template {
 // The page needs nothing from the network: the charts are inline SVG,
 // the style and the script are inline, and the script only switches the
 // per-line view between processor counts (the page shows the default
-// without it). Per root it has the MHWM_p table and chart, the lines of
-// the worst case at one p split by strand state, the source annotated
-// with each line's share, and the serial run's heap over time as a band
-// chart after Runciman and Wakeling; with o.Diff, the comparison.
+// without it). Per root it has the MHWM_p table and chart; when the root
+// was simulated, each policy's simulated peak beside MHWM_p and, per
+// simulated p, memory in use over simulated time by policy with the
+// lines at the work-stealing peak; the lines of the worst case at one p
+// split by strand state, the source annotated with each line's share,
+// and the serial run's heap over time as a band chart after Runciman and
+// Wakeling; with o.Diff, the comparison.
 func WriteHTML(w io.Writer, p *profile.Profile, o HTMLOptions) error {
 	if o.Q < 0 || o.Q > p.PMax {
 		return fmt.Errorf("html report: p = %d is outside the profile (pmax %d)", o.Q, p.PMax)
@@ -119,6 +122,9 @@ type htmlRoot struct {
 	Table     []htmlPCell
 	Serial    string
 	Chart     *htmlMHWMChart
+	// Sim is the simulated schedules, nil when the root was not
+	// simulated.
+	Sim *htmlSim
 
 	// The per-line view.
 	HasShares bool
@@ -403,6 +409,12 @@ func newHTMLRoot(p *profile.Profile, r *profile.Root, id string, o HTMLOptions, 
 		}
 		data = newHTMLRootData(r, id, a, o.Lines)
 	}
+
+	simQ := q
+	if hr.HasShares {
+		simQ = hr.Q
+	}
+	hr.Sim = newHTMLSim(r, simQ, o.Lines)
 
 	// The heap band chart.
 	switch {

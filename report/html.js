@@ -1,5 +1,6 @@
-// spgo HTML report: switches each root's per-line view between the
-// processor counts the profile attributes. The page shows the default
+// spgo HTML report: switches each root's per-line view, and the chart of
+// its simulated schedules, between the processor counts the profile
+// attributes. The page shows the default
 // without this script. A URL fragment #q=N selects, in every root, the
 // largest listed count ≤ N.
 (function () {
@@ -141,6 +142,21 @@
       ft.textContent = bytes(t);
     }
     sec.setAttribute("data-q", String(q));
+    showSim(sec, q);
+  }
+
+  // The simulated schedules at q: the largest simulated p ≤ q, the
+  // smallest when there is none (the blocks are in increasing p).
+  function showSim(sec, q) {
+    var blocks = sec.querySelectorAll("div.simp[data-p]"), show = 0, k;
+    for (k = 0; k < blocks.length; k++) {
+      if (parseInt(blocks[k].getAttribute("data-p"), 10) <= q) {
+        show = k;
+      }
+    }
+    for (k = 0; k < blocks.length; k++) {
+      blocks[k].hidden = k !== show;
+    }
   }
 
   data.roots.forEach(function (r) {

@@ -789,6 +789,7 @@ func TestHTMLWritePages(t *testing.T) {
 		"hand":      writeTestHTML(t, handProfile(), HTMLOptions{Title: "-x"}),
 		"big":       writeTestHTML(t, bigProfile(5000, 400), HTMLOptions{}),
 		"threshold": writeTestHTML(t, thresholdProfile(), HTMLOptions{}),
+		"simulated": writeTestHTML(t, simProfile(), HTMLOptions{Title: "-simulate"}),
 	}
 	for name, page := range pages {
 		if err := os.WriteFile(filepath.Join(dir, name+".html"), []byte(page), 0o644); err != nil {

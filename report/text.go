@@ -16,10 +16,12 @@ import (
 // Options controls a text report.
 type Options struct {
 	// Ps are the processor counts shown; nil is 1, 2, 4, … up to PMax
-	// (and PMax itself).
+	// (and PMax itself) in the MHWM table, and every p simulated in the
+	// table of simulated schedules.
 	Ps []int
 	// Lines is how many lines to list per root (the largest shares of
-	// the worst case at Q); 0 lists none.
+	// the worst case at Q, and the largest at the simulated
+	// work-stealing peak of the largest p shown); 0 lists none.
 	Lines int
 	// Q is the processor count of the per-line table; 0 is the largest.
 	Q int
@@ -142,6 +144,7 @@ func root(w io.Writer, p *profile.Profile, r *profile.Root, o Options) {
 	}
 	fmt.Fprintf(w, "  serial peak %s; work %d, span %d, %d strands, %d spawns; %d censuses (error ≤ %s)\n",
 		Bytes(r.SerialPeak), r.Work, r.Span, r.Strands, r.Spawns, r.Censuses, Bytes(r.CensusError))
+	simulated(w, r, o.Ps, o.Lines)
 	if o.Lines > 0 && len(r.MHWM) > 0 {
 		q := o.Q
 		if q == 0 {

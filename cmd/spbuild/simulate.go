@@ -66,6 +66,13 @@ func (f *simFlags) simulate(prof *profile.Profile, path string, ps []int) error 
 			r.Simulated = append(r.Simulated, sim.ForProfile(g, res))
 		}
 	}
+	if err := prof.Validate(); err != nil {
+		// A simulation the format refuses must not cost the profile.
+		for i := range prof.Roots {
+			prof.Roots[i].Simulation, prof.Roots[i].Simulated = nil, nil
+		}
+		return fmt.Errorf("simulate: results left out: %w", err)
+	}
 	if f.dot != "" {
 		return f.writeDOT(graphs, ps, opt)
 	}

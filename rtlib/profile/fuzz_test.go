@@ -13,8 +13,9 @@ import (
 
 // FuzzRead checks that Read never panics; that what it refuses gets a
 // one-line *FormatError; and that what it accepts is valid and survives
-// Encode and Read unchanged. Seeds: the samples, the real profiles in
-// testdata (compacted) and truncations of them, and foreign files.
+// Encode and Read unchanged. Seeds: the samples, a small profile with
+// simulated runs, the real profiles in testdata (compacted) and
+// truncations of them, and foreign files.
 func FuzzRead(f *testing.F) {
 	for _, p := range []*Profile{sample(), richSample(), thresholdSample()} {
 		var buf bytes.Buffer
@@ -22,6 +23,10 @@ func FuzzRead(f *testing.F) {
 		f.Add(buf.Bytes())
 	}
 	f.Add([]byte(`{"schema": "spgo.profile/v1", "pmax": 1, "roots": [{"name": "x", "mhwm": [{"p": 1, "bytes": 3}]}]}`))
+	f.Add([]byte(`{"schema":"spgo.profile/v1","pmax":1,"roots":[{"name":"x","simulation":{"weights":"wall_ns","seeds":1},"simulated":[` +
+		`{"policy":"df","p":1,"peak_bytes":3,"peak_at_wall_ns":1,"makespan_wall_ns":2,"lines":[{"file":"a.go","line":1,"bytes":3}]},` +
+		`{"policy":"ws","p":2,"peak_bytes":3,"peak_at_wall_ns":1,"makespan_wall_ns":2,"lines":[{"file":"a.go","line":1,"bytes":4},{"file":"","line":0,"bytes":-1}],` +
+		`"seeds":{"n":1,"min":3,"median":3,"max":3,"max_seed":1},"curve":[{"wall_ns":0,"bytes":0},{"wall_ns":1,"bytes":3}]}]}]}`))
 	profiles := testdataProfiles(f)
 	for _, name := range slices.Sorted(maps.Keys(profiles)) {
 		// Compacted: the same profile in a third of the bytes, which

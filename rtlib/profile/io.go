@@ -253,7 +253,18 @@ func sizeString(n int64) string {
 //   - heap samples in strand order (non-decreasing, never negative),
 //     each sample's line indices strictly increasing within the lines
 //     table and their bytes summing to the sample's bytes;
-//   - the threshold answer's p within 1 … pmax and its m ≥ 1.
+//   - the threshold answer's p within 1 … pmax and its m ≥ 1;
+//   - simulated runs only with a simulation, whose counts are never
+//     negative and whose weights are named; each run's policy one of
+//     df, bf, ws, go and its p within 1 … 2^16, listed once per (policy,
+//     p) in the order df, bf, ws, go, then p ascending; peak_bytes within
+//     0 … 2^62; peak_at_wall_ns and makespan_wall_ns never negative, the
+//     peak no later than the makespan; the lines listed once per (file,
+//     line) and their bytes (which may be negative) summing to
+//     peak_bytes; seeds with n ≥ 1, 1 ≤ max_seed ≤ n, 0 ≤ min ≤ median ≤
+//     max and max equal to peak_bytes; the curve's times never negative
+//     nor decreasing, its bytes within 0 … 2^62 and its highest point
+//     equal to peak_bytes.
 func (p *Profile) Validate() error {
 	bad := func(format string, args ...any) error {
 		return formatError("invalid profile: " + fmt.Sprintf(format, args...))
@@ -404,6 +415,161 @@ func (p *Profile) validateRoot(i int, bad func(string, ...any) error) error {
 				return bad("root %s: heap sample %d: bytes %d beyond 2^62", r.Name, j, s.Bytes)
 			}
 		}
+	}
+	return validateSimulation(r, bad)
+}
+
+// simPolicies are the simulated policies in the order roots[].simulated
+// lists them.
+var simPolicies = []string{"df", "bf", "ws", "go"}
+
+// SimPolicies returns the names of the simulated scheduling policies in
+// the order a root's Simulated lists them: "df", "bf", "ws", "go".
+func SimPolicies() []string { return slices.Clone(simPolicies) }
+
+// validateSimulation checks root r's simulation and its simulated runs
+// (see Validate).
+func validateSimulation(r *Root, bad func(string, ...any) error) error {
+	s := r.Simulation
+	if s == nil {
+		if len(r.Simulated) != 0 {
+			return bad("root %s: %d simulated runs without a simulation", r.Name, len(r.Simulated))
+		}
+		return nil
+	}
+	for _, c := range []struct {
+		field string
+		n     int64
+	}{
+		{"strands", s.Strands}, {"tasks", s.Tasks}, {"deps", s.Deps}, {"sync_deps", s.SyncDeps},
+		{"frees_moved", s.FreesMoved}, {"seeds", int64(s.Seeds)}, {"time_slice_ns", s.TimeSliceNS},
+	} {
+		if c.n < 0 {
+			return bad("root %s: simulation %s %d < 0", r.Name, c.field, c.n)
+		}
+	}
+	if len(r.Simulated) != 0 && s.Weights == "" {
+		return bad("root %s: simulation has no weights (what a strand's duration is)", r.Name)
+	}
+	seen := make(map[simKey]bool, len(r.Simulated))
+	for j := range r.Simulated {
+		if err := validateSimulated(r, j, seen, bad); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// simKey identifies a simulated run.
+type simKey struct {
+	policy string
+	p      int
+}
+
+// validateSimulated checks r.Simulated[j]; seen holds the runs before
+// it.
+func validateSimulated(r *Root, j int, seen map[simKey]bool, bad func(string, ...any) error) error {
+	s := &r.Simulated[j]
+	rank := slices.Index(simPolicies, s.Policy)
+	if rank < 0 {
+		return bad("root %s: simulated run %d: policy %q is not one of df, bf, ws, go", r.Name, j, s.Policy)
+	}
+	if s.P < 1 || s.P > MaxPMax {
+		return bad("root %s: simulated run %d (%s): p = %d outside 1..%d", r.Name, j, s.Policy, s.P, MaxPMax)
+	}
+	where := fmt.Sprintf("root %s: simulated %s at p = %d", r.Name, s.Policy, s.P)
+	k := simKey{s.Policy, s.P}
+	if seen[k] {
+		return bad("%s: listed twice", where)
+	}
+	seen[k] = true
+	if j > 0 {
+		prev := &r.Simulated[j-1]
+		if pr := slices.Index(simPolicies, prev.Policy); pr > rank || pr == rank && prev.P > s.P {
+			return bad("%s: listed after %s at p = %d (the order is df, bf, ws, go, then p)", where, prev.Policy, prev.P)
+		}
+	}
+	if s.PeakBytes < 0 || s.PeakBytes > MaxBytes {
+		return bad("%s: peak_bytes %d outside 0..2^62", where, s.PeakBytes)
+	}
+	if s.PeakAtWallNS < 0 {
+		return bad("%s: peak_at_wall_ns %d < 0", where, s.PeakAtWallNS)
+	}
+	if s.MakespanWallNS < 0 {
+		return bad("%s: makespan_wall_ns %d < 0", where, s.MakespanWallNS)
+	}
+	if s.PeakAtWallNS > s.MakespanWallNS {
+		return bad("%s: peak_at_wall_ns %d after makespan_wall_ns %d", where, s.PeakAtWallNS, s.MakespanWallNS)
+	}
+	if err := validateSimLines(s, where, bad); err != nil {
+		return err
+	}
+	if err := validateSimSeeds(s, where, bad); err != nil {
+		return err
+	}
+	return validateSimCurve(s, where, bad)
+}
+
+// validateSimLines checks that a simulated run's lines are listed once
+// each and sum to its peak.
+func validateSimLines(s *Simulated, where string, bad func(string, ...any) error) error {
+	type pos struct {
+		file string
+		line int
+	}
+	seen := make(map[pos]bool, len(s.Lines))
+	total, ok := int64(0), true
+	for _, l := range s.Lines {
+		if seen[pos{l.File, l.Line}] {
+			return bad("%s: line %s:%d listed twice", where, l.File, l.Line)
+		}
+		seen[pos{l.File, l.Line}] = true
+		if ok {
+			total, ok = sum(total, l.Bytes)
+		}
+	}
+	if !ok || total != s.PeakBytes {
+		return bad("%s: lines' bytes sum to %s, peak_bytes is %d", where, sumString(total, ok), s.PeakBytes)
+	}
+	return nil
+}
+
+// validateSimSeeds checks a seeded run's summary over its seeds.
+func validateSimSeeds(s *Simulated, where string, bad func(string, ...any) error) error {
+	sd := s.Seeds
+	switch {
+	case sd == nil:
+		return nil
+	case sd.N < 1:
+		return bad("%s: seeds n = %d < 1", where, sd.N)
+	case sd.MaxSeed < 1 || sd.MaxSeed > uint64(sd.N):
+		return bad("%s: seeds max_seed %d outside 1..n %d", where, sd.MaxSeed, sd.N)
+	case sd.Min < 0 || sd.Min > sd.Median || sd.Median > sd.Max:
+		return bad("%s: seeds min %d, median %d, max %d: not 0 ≤ min ≤ median ≤ max", where, sd.Min, sd.Median, sd.Max)
+	case sd.Max != s.PeakBytes:
+		return bad("%s: seeds max %d, peak_bytes is %d", where, sd.Max, s.PeakBytes)
+	}
+	return nil
+}
+
+// validateSimCurve checks a simulated run's memory over time: in time
+// order, never negative, its highest point the peak.
+func validateSimCurve(s *Simulated, where string, bad func(string, ...any) error) error {
+	hi := int64(0)
+	for j, pt := range s.Curve {
+		if pt.WallNS < 0 {
+			return bad("%s: curve point %d: wall_ns %d < 0", where, j, pt.WallNS)
+		}
+		if j > 0 && pt.WallNS < s.Curve[j-1].WallNS {
+			return bad("%s: curve point %d: wall_ns %d before wall_ns %d of point %d", where, j, pt.WallNS, s.Curve[j-1].WallNS, j-1)
+		}
+		if pt.Bytes < 0 || pt.Bytes > MaxBytes {
+			return bad("%s: curve point %d: bytes %d outside 0..2^62", where, j, pt.Bytes)
+		}
+		hi = max(hi, pt.Bytes)
+	}
+	if len(s.Curve) != 0 && hi != s.PeakBytes {
+		return bad("%s: curve's highest point %d, peak_bytes is %d", where, hi, s.PeakBytes)
 	}
 	return nil
 }

@@ -9,7 +9,10 @@
 // be added within v1; readers ignore fields they do not know. Everything
 // is deterministic for a deterministic run except the wall-clock fields,
 // which say so in their names: "wall", and the heap series'
-// "wall_seconds" and "wall_byte_seconds".
+// "wall_seconds" and "wall_byte_seconds"; and the simulated runs
+// (Root.Simulated), which replay the strands with their measured
+// durations, so that their times ("*_wall_ns") and with them their
+// peaks, lines and curves may differ from run to run.
 package profile
 
 import "strconv"
@@ -97,6 +100,88 @@ type Root struct {
 	Antichain *Antichain `json:"antichain,omitempty"`
 	// Threshold is the threshold mode's answer (MHWM is empty then).
 	Threshold *ThresholdAnswer `json:"threshold,omitempty"`
+	// Simulation describes the recorded graph the Simulated runs replayed
+	// (spbuild run -simulate); nil when the root was not recorded.
+	Simulation *Simulation `json:"simulation,omitempty"`
+	// Simulated holds the schedule simulations of the root's recorded
+	// graph, by policy (df, bf, ws, go) then p.
+	Simulated []Simulated `json:"simulated,omitempty"`
+}
+
+// Simulation describes a root's recorded computation graph (package
+// rtlib/trace) and how it was simulated (package sim).
+type Simulation struct {
+	Strands int64 `json:"strands"`
+	Tasks   int64 `json:"tasks"`
+	Deps    int64 `json:"deps"`
+	// SyncDeps counts the dependencies that are not series-parallel
+	// (channel, mutex, condition variable and errgroup-limit edges): with
+	// any, simulated peaks are the realistic figures and MHWM is the
+	// series-parallel bound of a relaxed graph.
+	SyncDeps int64 `json:"sync_deps"`
+	// FreesMoved counts the deaths placed earlier than the
+	// series-parallel accounting could charge them, because the
+	// synchronisation edges order them after every strand that might have
+	// dropped the last reference.
+	FreesMoved int64 `json:"frees_moved"`
+	// Weights says what a strand's duration is: "wall_ns", the
+	// nanoseconds it held the processor in the recorded (serial) run.
+	// Simulated figures depend on these measured durations, so unlike
+	// MHWM they may differ from run to run.
+	Weights string `json:"weights"`
+	// Seeds is how many seeds the seeded policies (ws, go) ran with.
+	Seeds int `json:"seeds"`
+	// TimeSliceNS is the go policy's preemption time slice.
+	TimeSliceNS int64 `json:"time_slice_ns"`
+}
+
+// Simulated is one policy's simulated execution of a root's recorded
+// graph on P processors. Memory in use is the model's: the net bytes of
+// the strands completed plus the peak bytes of those started. Times are
+// the recorded strands' wall-clock durations.
+type Simulated struct {
+	// Policy is "df" (depth-first, serial-elision priority), "bf"
+	// (breadth-first, FIFO), "ws" (work stealing) or "go" (Go-runtime
+	// like).
+	Policy    string `json:"policy"`
+	P         int    `json:"p"`
+	PeakBytes int64  `json:"peak_bytes"`
+	// PeakAtWallNS is when PeakBytes was first reached, and
+	// MakespanWallNS when the last strand ended, in simulated time.
+	PeakAtWallNS   int64 `json:"peak_at_wall_ns"`
+	MakespanWallNS int64 `json:"makespan_wall_ns"`
+	// Lines are the bytes live at the peak by line, bytes descending;
+	// they sum to PeakBytes.
+	Lines []SimLine `json:"lines,omitempty"`
+	// Seeds summarises a seeded policy's peaks over its seeds; the rest of
+	// the figures are those of the seed with the largest peak.
+	Seeds *SimSeeds `json:"seeds,omitempty"`
+	// Curve is memory in use over simulated time; each point is the
+	// highest of its interval, so the peak is on it.
+	Curve []SimPoint `json:"curve,omitempty"`
+}
+
+// SimLine is the bytes one line holds at a simulated peak. File and Line
+// are empty and 0 for bytes of no known line.
+type SimLine struct {
+	File  string `json:"file"`
+	Line  int    `json:"line"`
+	Bytes int64  `json:"bytes"`
+}
+
+// SimSeeds summarises a seeded policy's peaks over seeds 1..N.
+type SimSeeds struct {
+	N       int    `json:"n"`
+	Min     int64  `json:"min"`
+	Median  int64  `json:"median"`
+	Max     int64  `json:"max"`
+	MaxSeed uint64 `json:"max_seed"`
+}
+
+// SimPoint is the memory in use at a moment of simulated time.
+type SimPoint struct {
+	WallNS int64 `json:"wall_ns"`
+	Bytes  int64 `json:"bytes"`
 }
 
 // ThresholdAnswer is the threshold mode's answer for (M, P): AtLeastHalf

@@ -185,9 +185,11 @@ func (c *modelChecker) checkType(gt reflect.Type, omitempty bool, node map[strin
 		}
 		return []string{ty, "null"}
 	}
-	if _, ok := node["minimum"]; ok {
+	min, hasMin := node["minimum"]
+	if hasMin {
 		switch gt.Kind() {
 		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Float32, reflect.Float64:
+		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
 		default:
 			t.Errorf("%s: minimum on a %s", path, gt)
 		}
@@ -199,6 +201,13 @@ func (c *modelChecker) checkType(gt reflect.Type, omitempty bool, node map[strin
 		want("boolean")
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		want("integer")
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		// An unsigned field never holds a negative number: the schema
+		// says so.
+		want("integer")
+		if n, ok := min.(json.Number); !ok || strings.HasPrefix(n.String(), "-") {
+			t.Errorf("%s (%s): minimum %v, want one ≥ 0", path, gt, min)
+		}
 	case reflect.Float32, reflect.Float64:
 		want("number")
 	case reflect.Slice:
@@ -599,6 +608,18 @@ func TestSchemaValidatesProfiles(t *testing.T) {
 func TestSchemaRejects(t *testing.T) {
 	s := loadSchema(t)
 	base := testdataProfiles(t)["tiles.json"]
+	// sim adds a valid simulation with two simulated runs to the
+	// document before change breaks it.
+	sim := func(change func(d map[string]any)) func(d map[string]any) {
+		return func(d map[string]any) {
+			const simulation = `{"strands": 10, "tasks": 3, "deps": 12, "sync_deps": 0, "frees_moved": 0, "weights": "wall_ns", "seeds": 3, "time_slice_ns": 10000000}`
+			const simulated = `[{"policy": "df", "p": 2, "peak_bytes": 64, "peak_at_wall_ns": 5, "makespan_wall_ns": 9, "lines": [{"file": "main.go", "line": 3, "bytes": 64}], "curve": [{"wall_ns": 0, "bytes": 0}, {"wall_ns": 5, "bytes": 64}]},
+				{"policy": "ws", "p": 2, "peak_bytes": 64, "peak_at_wall_ns": 5, "makespan_wall_ns": 9, "lines": [{"file": "main.go", "line": 3, "bytes": 64}], "seeds": {"n": 3, "min": 32, "median": 64, "max": 64, "max_seed": 2}}]`
+			setPath(d, "roots.0.simulation", decodeJSON(t, []byte(simulation)))
+			setPath(d, "roots.0.simulated", decodeJSON(t, []byte(simulated)))
+			change(d)
+		}
+	}
 	tests := []struct {
 		name   string
 		change func(doc map[string]any)
@@ -630,6 +651,20 @@ func TestSchemaRejects(t *testing.T) {
 		{"threshold answer p", func(d map[string]any) {
 			setPath(d, "roots.0.threshold", map[string]any{"m": json.Number("16"), "p": json.Number("0"), "value": json.Number("3"), "at_least_half": false})
 		}, "/roots/0/threshold/p: 0 is below the minimum 1"},
+		{"simulation", sim(func(map[string]any) {}), ""},
+		{"simulation strands", sim(func(d map[string]any) { setPath(d, "roots.0.simulation.strands", json.Number("-1")) }), "/roots/0/simulation/strands: -1 is below the minimum 0"},
+		{"simulation weights", sim(func(d map[string]any) { delPath(d, "roots.0.simulation.weights") }), `/roots/0/simulation: required property "weights" missing`},
+		{"simulated policy", sim(func(d map[string]any) { setPath(d, "roots.0.simulated.1.policy", "cilk") }), "/roots/0/simulated/1/policy: cilk is not one of enum"},
+		{"simulated p", sim(func(d map[string]any) { setPath(d, "roots.0.simulated.0.p", json.Number("0")) }), "/roots/0/simulated/0/p: 0 is below the minimum 1"},
+		{"simulated peak", sim(func(d map[string]any) { setPath(d, "roots.0.simulated.0.peak_bytes", json.Number("-1")) }), "/roots/0/simulated/0/peak_bytes: -1 is below the minimum 0"},
+		{"simulated makespan", sim(func(d map[string]any) { delPath(d, "roots.0.simulated.0.makespan_wall_ns") }), `/roots/0/simulated/0: required property "makespan_wall_ns" missing`},
+		{"simulated peak time", sim(func(d map[string]any) { setPath(d, "roots.0.simulated.0.peak_at_wall_ns", json.Number("2.5")) }), "/roots/0/simulated/0/peak_at_wall_ns: type number, want integer"},
+		{"simulated line bytes", sim(func(d map[string]any) { setPath(d, "roots.0.simulated.0.lines.0.bytes", "64") }), "/roots/0/simulated/0/lines/0/bytes: type string, want integer"},
+		{"simulated seeds n", sim(func(d map[string]any) { setPath(d, "roots.0.simulated.1.seeds.n", json.Number("0")) }), "/roots/0/simulated/1/seeds/n: 0 is below the minimum 1"},
+		{"simulated max_seed", sim(func(d map[string]any) { setPath(d, "roots.0.simulated.1.seeds.max_seed", json.Number("-1")) }), "/roots/0/simulated/1/seeds/max_seed: -1 is below the minimum 1"},
+		{"simulated curve bytes", sim(func(d map[string]any) { setPath(d, "roots.0.simulated.0.curve.1.bytes", json.Number("-64")) }), "/roots/0/simulated/0/curve/1/bytes: -64 is below the minimum 0"},
+		{"simulated null", sim(func(d map[string]any) { setPath(d, "roots.0.simulated", nil) }), "/roots/0/simulated: type null, want array"},
+		{"unknown simulated field", sim(func(d map[string]any) { setPath(d, "roots.0.simulated.0.future", true) }), ""},
 		// Fields may be added within v1: unknown ones are valid anywhere.
 		{"unknown top-level field", func(d map[string]any) { setPath(d, "future", json.Number("1")) }, ""},
 		{"unknown root field", func(d map[string]any) { setPath(d, "roots.0.future", []any{}) }, ""},

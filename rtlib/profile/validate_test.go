@@ -13,7 +13,9 @@ import (
 )
 
 // richSample is a valid exact-mode profile using every field: attributed
-// per-line shares with splits that sum exactly to MHWM_q, and a heap.
+// per-line shares with splits that sum exactly to MHWM_q, a heap, and
+// simulated runs (df and go above MHWM_4, ws with a line of negative
+// bytes and one of no known line).
 func richSample() *Profile {
 	return &Profile{
 		Schema: Schema, Program: "tiles", Args: []string{"-n", "3"}, PMax: 4,
@@ -38,6 +40,21 @@ func richSample() *Profile {
 				{Strand: 3, WallSeconds: 0.003, Bytes: 0},
 			}},
 			Antichain: &Antichain{P: 4, Bytes: 200, Running: 100, Completed: 50, Suspended: 50},
+			Simulation: &Simulation{Strands: 10, Tasks: 4, Deps: 12, SyncDeps: 1, FreesMoved: 1,
+				Weights: "wall_ns", Seeds: 3, TimeSliceNS: 10_000_000},
+			Simulated: []Simulated{
+				{Policy: "df", P: 1, PeakBytes: 100, PeakAtWallNS: 10, MakespanWallNS: 100,
+					Lines: []SimLine{{"main.go", 10, 100}}, Curve: []SimPoint{{0, 0}, {10, 100}, {100, 0}}},
+				{Policy: "df", P: 4, PeakBytes: 220, PeakAtWallNS: 20, MakespanWallNS: 60,
+					Lines: []SimLine{{"main.go", 10, 170}, {"main.go", 20, 50}}, Curve: []SimPoint{{0, 0}, {20, 220}, {60, 50}}},
+				{Policy: "ws", P: 1, PeakBytes: 100, PeakAtWallNS: 10, MakespanWallNS: 100,
+					Lines: []SimLine{{"main.go", 10, 100}}, Seeds: &SimSeeds{N: 3, Min: 100, Median: 100, Max: 100, MaxSeed: 1}},
+				{Policy: "ws", P: 4, PeakBytes: 200, PeakAtWallNS: 25, MakespanWallNS: 50,
+					Lines: []SimLine{{"main.go", 10, 150}, {"main.go", 20, 60}, {"", 0, -10}},
+					Seeds: &SimSeeds{N: 3, Min: 150, Median: 180, Max: 200, MaxSeed: 2}, Curve: []SimPoint{{0, 0}, {25, 200}, {50, 40}}},
+				{Policy: "go", P: 4, PeakBytes: 210, PeakAtWallNS: 30, MakespanWallNS: 55,
+					Lines: []SimLine{{"main.go", 10, 210}}, Seeds: &SimSeeds{N: 3, Min: 190, Median: 200, Max: 210, MaxSeed: 3}},
+			},
 		}},
 		SourceRoot: "/src/tiles",
 		Warnings:   []Warning{{Pos: "main.go:3", Message: "not instrumented"}},
@@ -86,7 +103,11 @@ func TestValidateRules(t *testing.T) {
 	root := func(p *Profile) *Root { return &p.Roots[0] }
 	line := func(p *Profile, i int) *Line { return &p.Roots[0].Lines[i] }
 	sampleAt := func(p *Profile, i int) *HeapSample { return &p.Roots[0].Heap.Samples[i] }
+	sim := func(p *Profile, i int) *Simulated { return &p.Roots[0].Simulated[i] }
 	const r0 = "invalid profile: root main.main: "
+	const df1 = r0 + "simulated df at p = 1: "
+	const df4 = r0 + "simulated df at p = 4: "
+	const ws4 = r0 + "simulated ws at p = 4: "
 	const l0 = r0 + "main.go:10: "
 	const l1 = r0 + "main.go:20: "
 	tests := []struct {
@@ -182,6 +203,92 @@ func TestValidateRules(t *testing.T) {
 		{"threshold p 0", func(p *Profile) { root(p).Threshold = &ThresholdAnswer{M: 16, P: 0} }, r0 + "threshold p = 0 outside 1..pmax 4"},
 		{"threshold p above pmax", func(p *Profile) { root(p).Threshold = &ThresholdAnswer{M: 16, P: 5} }, r0 + "threshold p = 5 outside 1..pmax 4"},
 		{"threshold m", func(p *Profile) { root(p).Threshold = &ThresholdAnswer{M: 0, P: 4} }, r0 + "threshold m = 0 < 1"},
+		// the simulation
+		{"simulated without a simulation", func(p *Profile) { root(p).Simulation = nil }, r0 + "5 simulated runs without a simulation"},
+		{"simulation strands", func(p *Profile) { root(p).Simulation.Strands = -1 }, r0 + "simulation strands -1 < 0"},
+		{"simulation tasks", func(p *Profile) { root(p).Simulation.Tasks = -1 }, r0 + "simulation tasks -1 < 0"},
+		{"simulation deps", func(p *Profile) { root(p).Simulation.Deps = -1 }, r0 + "simulation deps -1 < 0"},
+		{"simulation sync_deps", func(p *Profile) { root(p).Simulation.SyncDeps = -2 }, r0 + "simulation sync_deps -2 < 0"},
+		{"simulation frees_moved", func(p *Profile) { root(p).Simulation.FreesMoved = -1 }, r0 + "simulation frees_moved -1 < 0"},
+		{"simulation seeds", func(p *Profile) { root(p).Simulation.Seeds = -1 }, r0 + "simulation seeds -1 < 0"},
+		{"simulation time slice", func(p *Profile) { root(p).Simulation.TimeSliceNS = -1 }, r0 + "simulation time_slice_ns -1 < 0"},
+		{"simulation without weights", func(p *Profile) { root(p).Simulation.Weights = "" }, r0 + "simulation has no weights (what a strand's duration is)"},
+		{"simulation alone, without weights", func(p *Profile) { root(p).Simulated = nil; root(p).Simulation.Weights = "" }, ""},
+		{"simulation of an empty graph", func(p *Profile) { root(p).Simulated = nil; root(p).Simulation = &Simulation{} }, ""},
+		// simulated runs: policy, p and order
+		{"policy unknown", func(p *Profile) { sim(p, 0).Policy = "dfs" }, r0 + `simulated run 0: policy "dfs" is not one of df, bf, ws, go`},
+		{"policy in capitals", func(p *Profile) { sim(p, 3).Policy = "WS" }, r0 + `simulated run 3: policy "WS" is not one of df, bf, ws, go`},
+		{"policy empty", func(p *Profile) { sim(p, 4).Policy = "" }, r0 + `simulated run 4: policy "" is not one of df, bf, ws, go`},
+		{"p 0", func(p *Profile) { sim(p, 0).P = 0 }, r0 + "simulated run 0 (df): p = 0 outside 1..65536"},
+		{"p negative", func(p *Profile) { sim(p, 2).P = -1 }, r0 + "simulated run 2 (ws): p = -1 outside 1..65536"},
+		{"p above 2^16", func(p *Profile) { sim(p, 4).P = MaxPMax + 1 }, r0 + "simulated run 4 (go): p = 65537 outside 1..65536"},
+		{"p above pmax", func(p *Profile) { sim(p, 1).P = 8 }, ""},
+		{"listed twice", func(p *Profile) { sim(p, 1).P = 1 }, df1 + "listed twice"},
+		{"p decreasing", func(p *Profile) {
+			s := root(p).Simulated
+			s[0], s[1] = s[1], s[0]
+		}, df1 + "listed after df at p = 4 (the order is df, bf, ws, go, then p)"},
+		{"policies out of order", func(p *Profile) {
+			s := root(p).Simulated
+			root(p).Simulated = []Simulated{s[0], s[1], s[4], s[2], s[3]}
+		}, r0 + "simulated ws at p = 1: listed after go at p = 4 (the order is df, bf, ws, go, then p)"},
+		{"bf between df and ws", func(p *Profile) {
+			s := root(p).Simulated
+			bf := s[1]
+			bf.Policy = "bf"
+			root(p).Simulated = []Simulated{s[0], s[1], bf, s[2], s[3], s[4]}
+		}, ""},
+		{"one run only", func(p *Profile) { root(p).Simulated = root(p).Simulated[4:] }, ""},
+		// peak and times
+		{"peak negative", func(p *Profile) { sim(p, 0).PeakBytes = -1 }, df1 + "peak_bytes -1 outside 0..2^62"},
+		{"peak above 2^62", func(p *Profile) { sim(p, 0).PeakBytes = MaxBytes + 1 }, df1 + "peak_bytes 4611686018427387905 outside 0..2^62"},
+		{"peak_at negative", func(p *Profile) { sim(p, 1).PeakAtWallNS = -1 }, df4 + "peak_at_wall_ns -1 < 0"},
+		{"makespan negative", func(p *Profile) { sim(p, 1).MakespanWallNS = -1 }, df4 + "makespan_wall_ns -1 < 0"},
+		{"peak after makespan", func(p *Profile) { sim(p, 0).PeakAtWallNS = 101 }, df1 + "peak_at_wall_ns 101 after makespan_wall_ns 100"},
+		{"peak at makespan", func(p *Profile) { sim(p, 0).PeakAtWallNS = 100; sim(p, 0).Curve = nil }, ""},
+		{"no time at all", func(p *Profile) {
+			s := sim(p, 0)
+			s.PeakAtWallNS, s.MakespanWallNS, s.Curve = 0, 0, []SimPoint{{0, 100}}
+		}, ""},
+		// lines at the peak
+		{"lines sum below", func(p *Profile) { sim(p, 3).Lines[2].Bytes = -20 }, ws4 + "lines' bytes sum to 190, peak_bytes is 200"},
+		{"lines sum above", func(p *Profile) { sim(p, 1).Lines[1].Bytes = 51 }, df4 + "lines' bytes sum to 221, peak_bytes is 220"},
+		{"no lines", func(p *Profile) { sim(p, 4).Lines = nil }, r0 + "simulated go at p = 4: lines' bytes sum to 0, peak_bytes is 210"},
+		{"no lines, no peak", func(p *Profile) {
+			s := sim(p, 0)
+			s.PeakBytes, s.Lines, s.Curve = 0, nil, []SimPoint{{0, 0}}
+		}, ""},
+		{"lines overflow", func(p *Profile) {
+			sim(p, 1).Lines = []SimLine{{"main.go", 10, math.MaxInt64}, {"main.go", 20, 1}, {"main.go", 30, math.MinInt64 + 219}}
+		}, df4 + "lines' bytes sum to beyond the int64 range, peak_bytes is 220"},
+		{"line twice", func(p *Profile) { sim(p, 1).Lines[1].Line = 10 }, df4 + "line main.go:10 listed twice"},
+		{"unknown line twice", func(p *Profile) {
+			sim(p, 1).Lines = []SimLine{{"main.go", 10, 220}, {"", 0, 5}, {"", 0, -5}}
+		}, df4 + "line :0 listed twice"},
+		{"one line in two files", func(p *Profile) { sim(p, 1).Lines[1].File = "other.go"; sim(p, 1).Lines[1].Line = 10 }, ""},
+		{"negative line, any order", func(p *Profile) {
+			sim(p, 1).Lines = []SimLine{{"main.go", 30, -30}, {"main.go", 10, 200}, {"main.go", 20, 50}}
+		}, ""},
+		// seeds
+		{"seeds n 0", func(p *Profile) { sim(p, 3).Seeds.N = 0 }, ws4 + "seeds n = 0 < 1"},
+		{"seeds max_seed 0", func(p *Profile) { sim(p, 3).Seeds.MaxSeed = 0 }, ws4 + "seeds max_seed 0 outside 1..n 3"},
+		{"seeds max_seed above n", func(p *Profile) { sim(p, 3).Seeds.MaxSeed = 4 }, ws4 + "seeds max_seed 4 outside 1..n 3"},
+		{"seeds min above median", func(p *Profile) { sim(p, 3).Seeds.Min = 190 }, ws4 + "seeds min 190, median 180, max 200: not 0 ≤ min ≤ median ≤ max"},
+		{"seeds median above max", func(p *Profile) { sim(p, 3).Seeds.Median = 201 }, ws4 + "seeds min 150, median 201, max 200: not 0 ≤ min ≤ median ≤ max"},
+		{"seeds min negative", func(p *Profile) { sim(p, 3).Seeds.Min = -1 }, ws4 + "seeds min -1, median 180, max 200: not 0 ≤ min ≤ median ≤ max"},
+		{"seeds max not the peak", func(p *Profile) { sim(p, 3).Seeds.Max = 199 }, ws4 + "seeds max 199, peak_bytes is 200"},
+		{"one seed", func(p *Profile) { sim(p, 3).Seeds = &SimSeeds{N: 1, Min: 200, Median: 200, Max: 200, MaxSeed: 1} }, ""},
+		{"seeds of df", func(p *Profile) { sim(p, 0).Seeds = &SimSeeds{N: 1, Min: 100, Median: 100, Max: 100, MaxSeed: 1} }, ""},
+		{"ws without seeds", func(p *Profile) { sim(p, 3).Seeds = nil }, ""},
+		// the curve
+		{"curve time negative", func(p *Profile) { sim(p, 0).Curve[0].WallNS = -1 }, df1 + "curve point 0: wall_ns -1 < 0"},
+		{"curve time decreasing", func(p *Profile) { sim(p, 0).Curve[2].WallNS = 5 }, df1 + "curve point 2: wall_ns 5 before wall_ns 10 of point 1"},
+		{"curve time repeated", func(p *Profile) { sim(p, 0).Curve[2].WallNS = 10 }, ""},
+		{"curve bytes negative", func(p *Profile) { sim(p, 1).Curve[2].Bytes = -1 }, df4 + "curve point 2: bytes -1 outside 0..2^62"},
+		{"curve bytes above 2^62", func(p *Profile) { sim(p, 1).Curve[2].Bytes = MaxBytes + 1 }, df4 + "curve point 2: bytes 4611686018427387905 outside 0..2^62"},
+		{"curve below the peak", func(p *Profile) { sim(p, 0).Curve[1].Bytes = 90 }, df1 + "curve's highest point 90, peak_bytes is 100"},
+		{"curve above the peak", func(p *Profile) { sim(p, 3).Curve[2].Bytes = 201 }, ws4 + "curve's highest point 201, peak_bytes is 200"},
+		{"curve of one point", func(p *Profile) { sim(p, 3).Curve = []SimPoint{{25, 200}} }, ""},
 		// one line even for a name with a newline
 		{"name with newline", func(p *Profile) { root(p).Name = "a\nb\u2028c"; root(p).Work = -1 }, `invalid profile: root a\nb\u2028c: work -1 < 0`},
 		// the existing rules still hold
