@@ -108,6 +108,8 @@ func Recv[T any](site Site, ch <-chan T) T {
 	case v, ok := <-ch:
 		if ok {
 			chanDone(chanPtr(ch), cap(ch), 'r')
+		} else {
+			recChanClosed(chanPtr(ch), 'z')
 		}
 		return v
 	default:
@@ -125,6 +127,8 @@ func Recv2[T any](site Site, ch <-chan T) (T, bool) {
 	case v, ok := <-ch:
 		if ok {
 			chanDone(chanPtr(ch), cap(ch), 'r')
+		} else {
+			recChanClosed(chanPtr(ch), 'z')
 		}
 		return v, ok
 	default:
@@ -142,6 +146,8 @@ func recvSlow[T any](t *Task, ch <-chan T) (T, bool) {
 			case v, ok := <-ch:
 				if ok {
 					chanDone(key, cap(ch), 'r')
+				} else {
+					recChanClosed(key, 'z')
 				}
 				return v, ok
 			default:
@@ -170,6 +176,8 @@ func recvSlow[T any](t *Task, ch <-chan T) (T, bool) {
 			if got {
 				if ok {
 					chanDone(key, cap(ch), 'r')
+				} else {
+					recChanClosed(key, 'z')
 				}
 				return v, ok
 			}
@@ -180,6 +188,8 @@ func recvSlow[T any](t *Task, ch <-chan T) (T, bool) {
 				extAnswer(t, true)
 				if ok {
 					chanDone(key, cap(ch), 'r')
+				} else {
+					recChanClosed(key, 'z')
 				}
 				return v, ok
 			case <-t.sig:
@@ -196,6 +206,7 @@ func Close[T any](ch chan<- T) {
 	beat(-1)
 	self()
 	close(ch)
+	recChanClosed(chanPtr(ch), 'c')
 	if nparkedA.Load() == 0 {
 		return
 	}

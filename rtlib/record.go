@@ -60,25 +60,27 @@ type limRec struct {
 }
 
 var rec struct {
-	path   string
-	f      *os.File
-	w      *trace.Writer
-	failed bool
-	root   *proot
-	tasks  int32
-	n      int32 // strands so far
-	named  map[Site]bool
-	groups map[any][]int32 // strands released to a WaitGroup or errgroup
-	chans  map[unsafe.Pointer]*chanRec
-	locks  map[unsafe.Pointer][]int32 // the write unlocks a lock waits for
-	rlocks map[unsafe.Pointer][]int32 // the read unlocks a write lock waits for
-	live   map[*recTask]bool          // tasks not ended
-	limits map[any]*limRec            // errgroups with a limit
-	held   *recTask                   // whose strand is timed
-	heldAt time.Time
-	ran    []int32 // strands that held the baton since the last census
-	cens   int32   // censuses recorded in the root
-	mute   bool    // recAdd ignores the bytes (a death the trace places itself)
+	path    string
+	f       *os.File
+	w       *trace.Writer
+	failed  bool
+	root    *proot
+	tasks   int32
+	n       int32 // strands so far
+	named   map[Site]bool
+	groups  map[any][]int32 // strands released to a WaitGroup or errgroup
+	chans   map[unsafe.Pointer]*chanRec
+	closes  map[unsafe.Pointer]int32   // a closed channel's close (the strand that ended with it)
+	signals map[unsafe.Pointer]int32   // a condition variable's latest signal or broadcast
+	locks   map[unsafe.Pointer][]int32 // the write unlocks a lock waits for
+	rlocks  map[unsafe.Pointer][]int32 // the read unlocks a write lock waits for
+	live    map[*recTask]bool          // tasks not ended
+	limits  map[any]*limRec            // errgroups with a limit
+	held    *recTask                   // whose strand is timed
+	heldAt  time.Time
+	ran     []int32 // strands that held the baton since the last census
+	cens    int32   // censuses recorded in the root
+	mute    bool    // recAdd ignores the bytes (a death the trace places itself)
 }
 
 func init() { rec.path = os.Getenv("SPGO_TRACE") }
@@ -109,6 +111,8 @@ func recBeginRoot(r *proot, d *dnode) {
 	rec.root, rec.tasks, rec.n = r, 0, 0
 	rec.groups = map[any][]int32{}
 	rec.chans = map[unsafe.Pointer]*chanRec{}
+	rec.closes = map[unsafe.Pointer]int32{}
+	rec.signals = map[unsafe.Pointer]int32{}
 	rec.locks = map[unsafe.Pointer][]int32{}
 	rec.rlocks = map[unsafe.Pointer][]int32{}
 	rec.live = map[*recTask]bool{}
@@ -140,6 +144,7 @@ func recEndRoot(r *proot) {
 	recFail(rec.w.EndRoot())
 	recFail(rec.w.Flush())
 	rec.root, rec.groups, rec.chans, rec.locks, rec.rlocks, rec.live, rec.limits = nil, nil, nil, nil, nil, nil, nil
+	rec.closes, rec.signals = nil, nil
 }
 
 // recNewTask declares a task and opens its first strand.
@@ -444,6 +449,38 @@ func recChan(key unsafe.Pointer, c int, dir byte) {
 	}
 	if k+ch.cap >= ch.nsend {
 		ch.recvs[k] = op // a later send waits for it
+	}
+}
+
+// recChanClosed: the holder closed the channel at key ('c'), or received
+// the zero value because it is closed ('z'): the close comes before such
+// a receive.
+func recChanClosed(key unsafe.Pointer, what byte) {
+	t := recOpenOf(holderDnode())
+	if t == nil || key == nil {
+		return
+	}
+	ended, next := recSplit(t)
+	if what == 'c' {
+		rec.closes[key] = ended
+	} else if c, ok := rec.closes[key]; ok {
+		recDep(c, next, trace.Chan)
+	}
+}
+
+// recCond: the holder signalled or broadcast the condition variable at
+// key ('s'), or woke up from a wait on it ('w'): the wake-up comes after
+// the latest signal (the one that woke it, or one after that).
+func recCond(key unsafe.Pointer, what byte) {
+	t := recOpenOf(holderDnode())
+	if t == nil {
+		return
+	}
+	ended, next := recSplit(t)
+	if what == 's' {
+		rec.signals[key] = ended
+	} else if s, ok := rec.signals[key]; ok {
+		recDep(s, next, trace.Cond)
 	}
 }
 

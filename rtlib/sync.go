@@ -105,6 +105,7 @@ func CondWait(site Site, c *sync.Cond) {
 	unlockLocker(c.L)
 	sched.mu.Lock()
 	parkLocked(t, pkCond)
+	recCond(unsafe.Pointer(c), 'w')
 	lockLocker(site, t, c.L)
 }
 
@@ -113,6 +114,7 @@ func CondWait(site Site, c *sync.Cond) {
 func Signal(c *sync.Cond) {
 	beat(-1)
 	self()
+	recCond(unsafe.Pointer(c), 's')
 	if nparkedA.Load() > 0 {
 		sched.mu.Lock()
 		noteProgressLocked()
@@ -126,6 +128,7 @@ func Signal(c *sync.Cond) {
 func Broadcast(c *sync.Cond) {
 	beat(-1)
 	self()
+	recCond(unsafe.Pointer(c), 's')
 	if nparkedA.Load() > 0 {
 		sched.mu.Lock()
 		noteProgressLocked()
