@@ -499,13 +499,13 @@ func free(c, dn *dnode, ep int64, rs int32, site Site, n int64, b charge) {
 	case now:
 		c.add(site, -n)
 	case s != nil:
-		s.defer1(c, site, n, b.census, rs)
+		s.deferFree(c, site, n, b.census, rs)
 	}
 }
 
-// defer1 defers a death of n bytes at site to s's join; census and rs
+// deferFree defers a death of n bytes at site to s's join; census and rs
 // are the trace's census and allocating strand.
-func (s *scope) defer1(c *dnode, site Site, n int64, census, rs int32) {
+func (s *scope) deferFree(c *dnode, site Site, n int64, census, rs int32) {
 	s.pending = append(s.pending, mhwm.SiteBytes{Site: mhwm.Site(site), Bytes: n})
 	if c.root == rec.root {
 		s.pendRec = append(s.pendRec, recDeath{census, rs})
@@ -557,7 +557,7 @@ func freePooled(c *dnode, dead int64, b charge) (freed int64) {
 		if k.now {
 			c.add(ch.site, -n)
 		} else {
-			k.s.defer1(c, ch.site, n, b.census, ch.rs)
+			k.s.deferFree(c, ch.site, n, b.census, ch.rs)
 		}
 	}
 	// Slots now point at other chunks: pool() checks the owner.

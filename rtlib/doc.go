@@ -296,10 +296,11 @@
 //	                   program's. Deaths the accounting defers to a join
 //	                   are left to the trace's reader to place (free
 //	                   records), and a task that holds as much as gets a
-//	                   census at its end gets one before each channel or
-//	                   lock operation too, so that its deaths are placed
-//	                   before the synchronisation: the recorded roots'
-//	                   figures may then have a smaller census error
+//	                   census at its end gets one before a channel or lock
+//	                   operation too when half that much was allocated
+//	                   since the last census, so that its deaths are
+//	                   placed before the synchronisation: the recorded
+//	                   roots' figures may then have a smaller census error
 //
 // A bad value is reported on stderr and the default used.
 package rtlib

@@ -223,16 +223,19 @@ func recCensus(c *dnode) int32 {
 
 // recCommCensus runs a census before d, whose root is recorded,
 // synchronises with another task (a channel operation, a lock) while it
-// holds as much as a task must at its end to get one (Task.Return): the
+// holds as much as a task must at its end to get one (Task.Return) and
+// at least half that much was allocated since the last census: the
 // deaths it finds are then placed before the synchronisation, not after
 // whatever other tasks run until the next census, which under another
-// schedule would hold them longer than the program does. Only recorded
-// roots get these censuses; they can only lower a figure's census error.
+// schedule would hold them longer than the program does. The second
+// condition keeps these censuses fewer than the budget's. Only recorded
+// roots get them; they can only lower a figure's census error.
 func recCommCensus(d *dnode) {
 	if rec.root == nil || d.root != rec.root || cfg.census == censusOff {
 		return
 	}
-	if d.bigLive >= max(cfg.minBudget, int64(float64(mem.water)*cfg.errBound)) {
+	much := max(cfg.minBudget, int64(float64(mem.water)*cfg.errBound))
+	if d.bigLive >= much && mem.since >= much/2 {
 		census(d, 0)
 	}
 }
