@@ -29,6 +29,7 @@ func TestSimulate(t *testing.T) {
 		// lo and hi bound policy pol's peak at p.
 		lo, hi func(pol string, p int64) int64
 		sync   bool // the graph has non-series-parallel edges
+		moved  bool // deaths placed before the series-parallel charge point
 	}{
 		{
 			dir: "workerpool", sync: true,
@@ -38,12 +39,12 @@ func TestSimulate(t *testing.T) {
 			hi: func(_ string, p int64) int64 { k := min(p, workers); return (jobs-k)*digest + k*scratch + slack },
 		},
 		{
-			dir: "pipeline", args: []string{"--", "-n", "48"}, sync: true,
+			dir: "pipeline", args: []string{"--", "-n", "48"}, sync: true, moved: true,
 			lo: func(string, int64) int64 { return 3 * size },
 			hi: func(string, int64) int64 { return 8*size + slack },
 		},
 		{
-			dir: "pipeline", args: []string{"--", "-n", "192"}, sync: true,
+			dir: "pipeline", args: []string{"--", "-n", "192"}, sync: true, moved: true,
 			lo: func(string, int64) int64 { return 3 * size },
 			hi: func(string, int64) int64 { return 8*size + slack },
 		},
@@ -85,6 +86,9 @@ func TestSimulate(t *testing.T) {
 			if got := r.Simulation.SyncDeps > 0; got != tc.sync {
 				t.Errorf("sync deps %d, want some: %v", r.Simulation.SyncDeps, tc.sync)
 			}
+			if got := r.Simulation.FreesMoved > 0; got != tc.moved {
+				t.Errorf("%d frees moved, want some: %v", r.Simulation.FreesMoved, tc.moved)
+			}
 			for _, s := range r.Simulated {
 				lo, hi := tc.lo(s.Policy, int64(s.P)), tc.hi(s.Policy, int64(s.P))
 				if s.PeakBytes < lo || s.PeakBytes > hi {
@@ -122,5 +126,28 @@ func TestSimulateFlags(t *testing.T) {
 		if code != 2 || !strings.Contains(stderr, "-dot-at") {
 			t.Errorf("-dot-at %s: exit %d, stderr %q; want 2 and a message about -dot-at", at, code, stderr)
 		}
+	}
+}
+
+// TestSimulateUnwritableTrace checks that a trace the program cannot
+// write costs the simulation only: one message from the program, the
+// program's output and the profile as usual, exit status 1.
+func TestSimulateUnwritableTrace(t *testing.T) {
+	dir, err := filepath.Abs(filepath.Join("..", "..", "testdata", "examples", "tiles"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prof := filepath.Join(t.TempDir(), "p.json")
+	tr := filepath.Join(t.TempDir(), "missing", "g.trace")
+	stdout, stderr, code := spbuild(t, dir, t.TempDir(), "run", "-q", "-trace", tr, "-json", prof, ".")
+	if code != 1 || strings.Count(stderr, "spgo: trace") != 1 || !strings.Contains(stderr, "recorded no trace") {
+		t.Errorf("exit %d, stderr:\n%s\nwant 1, one recorder message and spbuild's", code, stderr)
+	}
+	if !strings.Contains(stdout, "image checksum") {
+		t.Errorf("program output lost: %q", stdout)
+	}
+	p, err := profile.ReadFile(prof)
+	if err != nil || len(p.Roots) != 1 || p.Roots[0].Simulated != nil {
+		t.Errorf("profile: %v; want one root, no simulations", err)
 	}
 }
