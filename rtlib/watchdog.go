@@ -72,7 +72,15 @@ func init() { wdPeriod.Store(int64(watchdogPeriod())) }
 
 func startWatchdog() {
 	if wdPeriod.Load() > 0 {
-		wdOnce.Do(func() { go watchdog() })
+		wdOnce.Do(func() {
+			// The watchdog's timer is made here, at a point of the
+			// program's run that does not depend on timing: a first
+			// time.Sleep would allocate it whenever the watchdog first
+			// waits, in a census interval that changes from run to run.
+			t := time.NewTimer(time.Hour)
+			t.Stop()
+			go watchdog(t)
+		})
 	}
 }
 
@@ -87,7 +95,13 @@ func wakeWatchdogLocked() {
 	}
 }
 
-func watchdog() {
+// sleep waits d on t, which allocates nothing.
+func sleep(t *time.Timer, d time.Duration) {
+	t.Reset(d)
+	<-t.C
+}
+
+func watchdog(timer *time.Timer) {
 	acct.Add(1) // a goroutine rtlib accounts for (see strangers)
 	var (
 		holder   *Task
@@ -115,7 +129,7 @@ func watchdog() {
 		}
 		if !waiting {
 			sched.mu.Unlock()
-			time.Sleep(poll)
+			sleep(timer, poll)
 			poll *= 4
 			sched.mu.Lock()
 			if cur.Load() == nil {
@@ -135,7 +149,7 @@ func watchdog() {
 		}
 		sched.mu.Unlock()
 
-		time.Sleep(limit / 4)
+		sleep(timer, limit/4)
 		s := Site(hb.Swap(0))
 		now := time.Now()
 		sched.mu.Lock()
