@@ -3,6 +3,8 @@ package rtlib
 import (
 	"reflect"
 	"unsafe"
+
+	"github.com/spgo/spgo/rtlib/trace"
 )
 
 // Channel operations are first attempted without blocking, by the holder.
@@ -109,7 +111,7 @@ func Recv[T any](site Site, ch <-chan T) T {
 		if ok {
 			chanDone(chanPtr(ch), cap(ch), 'r')
 		} else {
-			recChanClosed(chanPtr(ch), 'z')
+			recRelay(rec.closes, chanPtr(ch), false, trace.Chan)
 		}
 		return v
 	default:
@@ -128,7 +130,7 @@ func Recv2[T any](site Site, ch <-chan T) (T, bool) {
 		if ok {
 			chanDone(chanPtr(ch), cap(ch), 'r')
 		} else {
-			recChanClosed(chanPtr(ch), 'z')
+			recRelay(rec.closes, chanPtr(ch), false, trace.Chan)
 		}
 		return v, ok
 	default:
@@ -147,7 +149,7 @@ func recvSlow[T any](t *Task, ch <-chan T) (T, bool) {
 				if ok {
 					chanDone(key, cap(ch), 'r')
 				} else {
-					recChanClosed(key, 'z')
+					recRelay(rec.closes, key, false, trace.Chan)
 				}
 				return v, ok
 			default:
@@ -177,7 +179,7 @@ func recvSlow[T any](t *Task, ch <-chan T) (T, bool) {
 				if ok {
 					chanDone(key, cap(ch), 'r')
 				} else {
-					recChanClosed(key, 'z')
+					recRelay(rec.closes, key, false, trace.Chan)
 				}
 				return v, ok
 			}
@@ -189,7 +191,7 @@ func recvSlow[T any](t *Task, ch <-chan T) (T, bool) {
 				if ok {
 					chanDone(key, cap(ch), 'r')
 				} else {
-					recChanClosed(key, 'z')
+					recRelay(rec.closes, key, false, trace.Chan)
 				}
 				return v, ok
 			case <-t.sig:
@@ -206,7 +208,7 @@ func Close[T any](ch chan<- T) {
 	beat(-1)
 	self()
 	close(ch)
-	recChanClosed(chanPtr(ch), 'c')
+	recRelay(rec.closes, chanPtr(ch), true, trace.Chan)
 	if nparkedA.Load() == 0 {
 		return
 	}

@@ -455,35 +455,22 @@ func recChan(key unsafe.Pointer, c int, dir byte) {
 	}
 }
 
-// recChanClosed: the holder closed the channel at key ('c'), or received
-// the zero value because it is closed ('z'): the close comes before such
-// a receive.
-func recChanClosed(key unsafe.Pointer, what byte) {
+// recRelay records a one-way edge through key: the holder's strand is
+// cut at a release (a close, a Cond signal or broadcast), which becomes
+// key's latest in m, or at an acquire (a receive of a closed channel's
+// zero value, a Cond wake-up), which comes after key's latest release.
+// A Cond wake-up is thus ordered after the latest signal, the one that
+// woke it or a later one.
+func recRelay(m map[unsafe.Pointer]int32, key unsafe.Pointer, release bool, kind trace.DepKind) {
 	t := recOpenOf(holderDnode())
 	if t == nil || key == nil {
 		return
 	}
 	ended, next := recSplit(t)
-	if what == 'c' {
-		rec.closes[key] = ended
-	} else if c, ok := rec.closes[key]; ok {
-		recDep(c, next, trace.Chan)
-	}
-}
-
-// recCond: the holder signalled or broadcast the condition variable at
-// key ('s'), or woke up from a wait on it ('w'): the wake-up comes after
-// the latest signal (the one that woke it, or one after that).
-func recCond(key unsafe.Pointer, what byte) {
-	t := recOpenOf(holderDnode())
-	if t == nil {
-		return
-	}
-	ended, next := recSplit(t)
-	if what == 's' {
-		rec.signals[key] = ended
-	} else if s, ok := rec.signals[key]; ok {
-		recDep(s, next, trace.Cond)
+	if release {
+		m[key] = ended
+	} else if r, ok := m[key]; ok {
+		recDep(r, next, kind)
 	}
 }
 

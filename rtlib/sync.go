@@ -5,6 +5,8 @@ import (
 	"sync"
 	"time"
 	"unsafe"
+
+	"github.com/spgo/spgo/rtlib/trace"
 )
 
 // Locks are taken with TryLock by the holder; when that fails the task
@@ -105,7 +107,7 @@ func CondWait(site Site, c *sync.Cond) {
 	unlockLocker(c.L)
 	sched.mu.Lock()
 	parkLocked(t, pkCond)
-	recCond(unsafe.Pointer(c), 'w')
+	recRelay(rec.signals, unsafe.Pointer(c), false, trace.Cond)
 	lockLocker(site, t, c.L)
 }
 
@@ -114,7 +116,7 @@ func CondWait(site Site, c *sync.Cond) {
 func Signal(c *sync.Cond) {
 	beat(-1)
 	self()
-	recCond(unsafe.Pointer(c), 's')
+	recRelay(rec.signals, unsafe.Pointer(c), true, trace.Cond)
 	if nparkedA.Load() > 0 {
 		sched.mu.Lock()
 		noteProgressLocked()
@@ -128,7 +130,7 @@ func Signal(c *sync.Cond) {
 func Broadcast(c *sync.Cond) {
 	beat(-1)
 	self()
-	recCond(unsafe.Pointer(c), 's')
+	recRelay(rec.signals, unsafe.Pointer(c), true, trace.Cond)
 	if nparkedA.Load() > 0 {
 		sched.mu.Lock()
 		noteProgressLocked()

@@ -109,51 +109,32 @@ func newPlacer(g *Graph) *placer {
 	n := len(g.Strands)
 	pl := &placer{g: g, budget: placeBudget, memo: map[[2]int32]found{}, last: map[int32]int32{}, member: map[int32]int{}}
 	pl.pstart = make([]int32, n+1)
-	out := make([]int32, n+1)
 	for _, d := range g.Deps {
 		pl.pstart[d.To+1]++
-		out[d.From+1]++
 	}
 	for i := range n {
 		pl.pstart[i+1] += pl.pstart[i]
-		out[i+1] += out[i]
 	}
 	pl.preds = make([]int32, len(g.Deps))
-	succ := make([]int32, len(g.Deps))
-	fillP, fillS := slices.Clone(pl.pstart[:n]), slices.Clone(out[:n])
-	indeg := make([]int32, n)
+	fill := slices.Clone(pl.pstart[:n])
 	for _, d := range g.Deps {
-		pl.preds[fillP[d.To]] = d.From
-		fillP[d.To]++
-		succ[fillS[d.From]] = d.To
-		fillS[d.From]++
-		indeg[d.To]++
+		pl.preds[fill[d.To]] = d.From
+		fill[d.To]++
 	}
 	// The recorded run's order (strand IDs) when every dep goes forward
-	// in it, as a recorder's do; else Kahn's algorithm (the graph was
-	// checked acyclic).
-	pl.pos = make([]int32, n)
-	pl.order = make([]int32, 0, n)
-	if !slices.ContainsFunc(g.Deps, func(d Dep) bool { return d.From >= d.To }) {
+	// in it, as a recorder's do; else Kahn's (the graph was checked
+	// acyclic).
+	if slices.ContainsFunc(g.Deps, func(d Dep) bool { return d.From >= d.To }) {
+		pl.order, _ = g.kahn()
+	} else {
+		pl.order = make([]int32, n)
 		for i := range n {
-			pl.pos[i] = int32(i)
-			pl.order = append(pl.order, int32(i))
-		}
-		return pl
-	}
-	for i := range n {
-		if indeg[i] == 0 {
-			pl.order = append(pl.order, int32(i))
+			pl.order[i] = int32(i)
 		}
 	}
-	for h := 0; h < len(pl.order); h++ {
-		u := pl.order[h]
-		pl.pos[u] = int32(h)
-		for _, v := range succ[out[u]:out[u+1]] {
-			if indeg[v]--; indeg[v] == 0 {
-				pl.order = append(pl.order, v)
-			}
-		}
+	pl.pos = make([]int32, n)
+	for i, u := range pl.order {
+		pl.pos[u] = int32(i)
 	}
 	return pl
 }

@@ -335,7 +335,19 @@ func (g *Graph) taskIndex(idx map[int32]int, k int) int { return idx[g.Tasks[k].
 // never freed, walks back from it to name a strand on a cycle.
 func (g *Graph) checkAcyclic() *problem {
 	n := len(g.Strands)
-	indeg := make([]int32, n)
+	queue, indeg := g.kahn()
+	if len(queue) == n {
+		return nil
+	}
+	return g.cycleProblem(indeg)
+}
+
+// kahn runs Kahn's algorithm over the deps: it returns the strands in
+// the order it frees them (all of them iff the graph is acyclic) and the
+// in-degrees left.
+func (g *Graph) kahn() (order, indeg []int32) {
+	n := len(g.Strands)
+	indeg = make([]int32, n)
 	start := make([]int32, n+1) // CSR of out-deps by source
 	for _, d := range g.Deps {
 		indeg[d.To]++
@@ -365,9 +377,13 @@ func (g *Graph) checkAcyclic() *problem {
 			}
 		}
 	}
-	if len(queue) == n {
-		return nil
-	}
+	return queue, indeg
+}
+
+// cycleProblem names a strand on a cycle, given the in-degrees Kahn's
+// algorithm left: every strand left has a predecessor left.
+func (g *Graph) cycleProblem(indeg []int32) *problem {
+	n := len(g.Strands)
 	// Every strand left has a predecessor left: follow incoming deps
 	// until a strand repeats; it lies on a cycle.
 	back := make([]int, n) // one incoming dep from a strand left, +1
