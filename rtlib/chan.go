@@ -215,7 +215,7 @@ func Close[T any](ch chan<- T) {
 	key := chanPtr(ch)
 	sched.mu.Lock()
 	noteProgressLocked()
-	if q := sched.waitqs[key]; q != nil {
+	if q := sched.waitqs.at(key); q != nil {
 		wakeAllLocked(q, wkChan)
 	}
 	sched.mu.Unlock()
@@ -250,7 +250,7 @@ func chanDone(key unsafe.Pointer, c int, dir byte) {
 func chanBlock(t *Task, key unsafe.Pointer, dir byte) mode {
 	sched.mu.Lock()
 	if key != nil {
-		if q := sched.waitqs[key]; q != nil {
+		if q := sched.waitqs.at(key); q != nil {
 			if w := q.firstLocked(wkChan, otherDir(dir)); w != nil {
 				grantLocked(w, t, -1)
 				sched.mu.Unlock()
@@ -359,7 +359,7 @@ func selectBlock(t *Task, dirs string, chans []any) mode {
 		if key == nil || k >= len(dirs) {
 			continue
 		}
-		if q := sched.waitqs[key]; q != nil {
+		if q := sched.waitqs.at(key); q != nil {
 			if pw := q.firstLocked(wkChan, otherDir(dirs[k])); pw != nil {
 				grantLocked(pw, t, k)
 				sched.mu.Unlock()

@@ -82,9 +82,9 @@ func dagLimit(g Group, n int) {
 		return
 	}
 	if n > 0 {
-		d.root.limits[g] = n
+		d.root.limits.put(g, n)
 	} else {
-		delete(d.root.limits, g)
+		d.root.limits.del(g)
 	}
 }
 

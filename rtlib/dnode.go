@@ -457,7 +457,7 @@ func (d *dnode) spawnIn(site Site, g any) *dnode {
 	s := d.top()
 	r := d.root
 	if g != nil {
-		if n, ok := r.limits[g]; ok {
+		if n, ok := r.limits.get(g); ok {
 			if len(s.kids) == 0 {
 				if n != s.limit {
 					d.emit(item{kind: itLimit, n: n})

@@ -3,6 +3,7 @@ package rtlib
 import (
 	"runtime/debug"
 	"runtime/metrics"
+	"time"
 )
 
 // From the first root on, the collector runs only at censuses. An
@@ -45,4 +46,24 @@ func gcBackstop() {
 	metrics.Read(gcCtl.samples[:])
 	used := int64(gcCtl.samples[0].Value.Uint64() - gcCtl.samples[1].Value.Uint64())
 	debug.SetMemoryLimit(min(gcCtl.userLimit, used+max(used, gcHeadroom)))
+}
+
+// timerSlots is how many timers the P's timer heap holds before it grows.
+const timerSlots = 64
+
+// growTimerHeap makes the runtime's timer heap (one, with one P) hold
+// timerSlots timers without growing. The heap grows by append when a
+// timer is added to a full one, and the scavenger's and the watchdog's
+// timers are added at moments that depend on timing: the growth (16 to
+// 1024 bytes of the runtime's own) fell in a census interval that
+// changed from run to run. Stopped timers leave the heap at the P's next
+// scheduling round (the collection that follows); the capacity stays.
+func growTimerHeap() {
+	var ts [timerSlots]*time.Timer
+	for i := range ts {
+		ts[i] = time.AfterFunc(time.Hour, func() {})
+	}
+	for _, t := range ts {
+		t.Stop()
+	}
 }

@@ -33,7 +33,7 @@ func Done(wg *sync.WaitGroup) {
 
 func wgAdd(wg *sync.WaitGroup, d int64) {
 	sched.mu.Lock()
-	st := sched.wgs[wg]
+	st := sched.wgs.at(wg)
 	if st == nil {
 		if n := len(sched.freeWG); n > 0 {
 			st = sched.freeWG[n-1]
@@ -41,7 +41,7 @@ func wgAdd(wg *sync.WaitGroup, d int64) {
 		} else {
 			st = new(wgState)
 		}
-		sched.wgs[wg] = st
+		sched.wgs.put(wg, st)
 	}
 	st.n += d
 	if sched.probe {
@@ -52,7 +52,7 @@ func wgAdd(wg *sync.WaitGroup, d int64) {
 			noteProgressLocked()
 			wakeAllLocked(&st.q, wkWG)
 		}
-		delete(sched.wgs, wg)
+		sched.wgs.del(wg)
 		*st = wgState{}
 		sched.freeWG = append(sched.freeWG, st)
 	}
@@ -65,7 +65,7 @@ func Wait(site Site, wg *sync.WaitGroup) {
 	t := self()
 	for {
 		sched.mu.Lock()
-		st := sched.wgs[wg]
+		st := sched.wgs.at(wg)
 		if st == nil || st.n <= 0 {
 			sched.mu.Unlock()
 			break
@@ -143,7 +143,7 @@ type groupState struct {
 }
 
 func groupLocked(g Group) *groupState {
-	st := sched.groups[g]
+	st := sched.groups.at(g)
 	if st == nil {
 		if n := len(sched.freeGS); n > 0 {
 			st = sched.freeGS[n-1]
@@ -152,14 +152,14 @@ func groupLocked(g Group) *groupState {
 			st = new(groupState)
 		}
 		st.limit = -1
-		sched.groups[g] = st
+		sched.groups.put(g, st)
 	}
 	return st
 }
 
 // dropGroupLocked forgets the state of g (no task, no waiter).
 func dropGroupLocked(g Group, st *groupState) {
-	delete(sched.groups, g)
+	sched.groups.del(g)
 	*st = groupState{}
 	sched.freeGS = append(sched.freeGS, st)
 }
@@ -168,7 +168,7 @@ func dropGroupLocked(g Group, st *groupState) {
 // return, and a Go waiting for a slot gets one (the task's slot is given
 // back by errgroup right after it).
 func groupFinishedLocked(g Group) {
-	st := sched.groups[g]
+	st := sched.groups.at(g)
 	if st == nil {
 		return
 	}
@@ -256,7 +256,7 @@ func GroupWait(site Site, g Group) error {
 	t := self()
 	for {
 		sched.mu.Lock()
-		st := sched.groups[g]
+		st := sched.groups.at(g)
 		if st == nil || st.live <= 0 {
 			if st != nil && st.goQ.head == nil && st.waitQ.head == nil {
 				dropGroupLocked(g, st)

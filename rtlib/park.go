@@ -35,7 +35,7 @@ type waitq struct {
 
 // queueLocked returns the wait queue of the object at key, creating it.
 func queueLocked(key unsafe.Pointer) *waitq {
-	if q := sched.waitqs[key]; q != nil {
+	if q := sched.waitqs.at(key); q != nil {
 		return q
 	}
 	var q *waitq
@@ -46,7 +46,7 @@ func queueLocked(key unsafe.Pointer) *waitq {
 		q = new(waitq)
 	}
 	q.key = key
-	sched.waitqs[key] = q
+	sched.waitqs.put(key, q)
 	return q
 }
 
@@ -79,7 +79,7 @@ func unlinkLocked(w *waiter) {
 		w.next.prev = w.prev
 	}
 	if q.head == nil && q.key != nil {
-		delete(sched.waitqs, q.key)
+		sched.waitqs.del(q.key)
 		q.key = nil
 		sched.freeQs = append(sched.freeQs, q)
 	}
@@ -160,7 +160,7 @@ func (q *waitq) firstLocked(kind wkind, dir byte) *waiter {
 // wakeFirstLocked wakes the first waiter of kind (and dir) on the object
 // at key; it reports whether there was one.
 func wakeFirstLocked(key unsafe.Pointer, kind wkind, dir byte) bool {
-	q := sched.waitqs[key]
+	q := sched.waitqs.at(key)
 	if q == nil {
 		return false
 	}

@@ -125,8 +125,8 @@ type proot struct {
 	seen     map[string]bool
 	allocB   []int64 // by site
 	allocN   []int64
-	groups   map[any]*dnode // a group's spawner
-	limits   map[any]int    // errgroup limits
+	groups   table[any, *dnode] // a group's spawner
+	limits   table[any, int]    // errgroup limits
 	censuses int64
 	maxSince int64
 	lagged   int64
@@ -185,15 +185,15 @@ func (r *proot) siteBytes(site Site, n int64) {
 
 // member records that spawner's goroutines join group g.
 func (r *proot) member(g any, spawner *dnode) {
-	if _, ok := r.groups[g]; !ok {
-		r.groups[g] = spawner
+	if _, ok := r.groups.get(g); !ok {
+		r.groups.put(g, spawner)
 	}
 }
 
 // hasForeignMembers reports whether group g has goroutines that another
 // task than d spawned.
 func (r *proot) hasForeignMembers(d *dnode, g any) bool {
-	s, ok := r.groups[g]
+	s, ok := r.groups.get(g)
 	return ok && s != d
 }
 
@@ -222,7 +222,7 @@ func beginRoot(t *Task, site Site) {
 	if err != nil {
 		panic(err) // cfg ranges make this impossible
 	}
-	r := &proot{site: site, eng: eng, seen: map[string]bool{}, groups: map[any]*dnode{}, limits: map[any]int{}}
+	r := &proot{site: site, eng: eng, seen: map[string]bool{}, groups: newTable[any, *dnode](ifaceHash), limits: newTable[any, int](ifaceHash)}
 	if rec, ok := Lookup(site); ok {
 		r.name = rec.Func
 	} else {
@@ -246,6 +246,7 @@ func beginRoot(t *Task, site Site) {
 		// of the allocation caches and not charged to the root. From here
 		// on only censuses collect (gc.go).
 		gcOff()
+		growTimerHeap()
 		runtime.GC()
 		gcBackstop()
 		mem.on = true

@@ -338,7 +338,7 @@ func recFork(parent, child *dnode, site Site, g any) {
 	if p == nil {
 		return
 	}
-	if n := parent.root.limits[g]; n > 0 && g != nil {
+	if n := parent.root.limits.at(g); n > 0 && g != nil {
 		l := rec.limits[g]
 		if l == nil {
 			l = &limRec{}

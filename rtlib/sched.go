@@ -120,11 +120,11 @@ var sched struct {
 	graceUntil time.Time
 	graceArmed bool
 
-	waitqs map[unsafe.Pointer]*waitq // channels, mutexes, conds, lockers
+	waitqs table[unsafe.Pointer, *waitq] // channels, mutexes, conds, lockers
 	freeQs []*waitq
-	wgs    map[*sync.WaitGroup]*wgState
-	groups map[Group]*groupState
-	goids  map[uint64]*Task
+	wgs    table[*sync.WaitGroup, *wgState]
+	groups table[Group, *groupState]
+	goids  table[uint64, *Task]
 	free   []*Task // recycled forked tasks
 	freeWG []*wgState
 	freeGS []*groupState
@@ -158,10 +158,10 @@ var sched struct {
 var traceBaton func(t *Task)
 
 func init() {
-	sched.waitqs = map[unsafe.Pointer]*waitq{}
-	sched.wgs = map[*sync.WaitGroup]*wgState{}
-	sched.groups = map[Group]*groupState{}
-	sched.goids = map[uint64]*Task{}
+	sched.waitqs = newTable[unsafe.Pointer, *waitq](addrHash)
+	sched.wgs = newTable[*sync.WaitGroup, *wgState](ptrHash)
+	sched.groups = newTable[Group, *groupState](ifaceHash)
+	sched.goids = newTable[uint64, *Task](idHash)
 	updateCheckingLocked()
 }
 
@@ -250,8 +250,8 @@ func learnGoid(t *Task) {
 	sched.mu.Lock()
 	if t.goid == 0 {
 		t.goid = id
-		if sched.goids[id] == nil {
-			sched.goids[id] = t
+		if sched.goids.at(id) == nil {
+			sched.goids.put(id, t)
 		}
 	}
 	sched.mu.Unlock()
@@ -755,16 +755,16 @@ func selfSlow() *Task {
 			sched.mu.Unlock()
 			return c
 		}
-		if c.goid == 0 && sched.goids[id] == nil {
+		if c.goid == 0 && sched.goids.at(id) == nil {
 			// The holder took the baton before identities were
 			// checked; the first caller claims it.
 			c.goid = id
-			sched.goids[id] = c
+			sched.goids.put(id, c)
 			sched.mu.Unlock()
 			return c
 		}
 	}
-	t := sched.goids[id]
+	t := sched.goids.at(id)
 	if t == nil && sched.stolen > 0 {
 		// A goroutine the watchdog stole the baton from, whose id was
 		// never needed, comes back: the oldest such one.
@@ -777,7 +777,7 @@ func selfSlow() *Task {
 		if best != nil {
 			t = best
 			t.goid = id
-			sched.goids[id] = t
+			sched.goids.put(id, t)
 		}
 	}
 	if t == nil {
@@ -798,7 +798,7 @@ var stolenTasks []*Task
 func adoptLocked(id uint64) *Task {
 	t := newTaskLocked(kGuest)
 	t.goid = id
-	sched.goids[id] = t
+	sched.goids.put(id, t)
 	acct.Add(1)
 	if n := len(sched.windows); n > 0 {
 		w := sched.windows[n-1]
@@ -837,8 +837,8 @@ func retireLocked(t *Task) {
 		releaseLocked(t)
 	}
 	t.state = stDone
-	if t.goid != 0 && sched.goids[t.goid] == t {
-		delete(sched.goids, t.goid)
+	if t.goid != 0 && sched.goids.at(t.goid) == t {
+		sched.goids.del(t.goid)
 	}
 }
 

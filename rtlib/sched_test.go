@@ -43,8 +43,8 @@ func quiet(t *testing.T) {
 	for {
 		sched.mu.Lock()
 		c := cur.Load()
-		busy := c != nil || sched.nready != 0 || sched.nparked != 0 || sched.nout != 0 || sched.nsel != 0 || sched.extHead != nil || len(sched.windows) != 0 || sched.stolen != 0 || len(sched.wgs) != 0 || len(sched.groups) != 0
-		state := fmt.Sprintf("cur=%v ready=%d parked=%d out=%d sel=%d ext=%v windows=%d stolen=%d wgs=%d groups=%d", c != nil, sched.nready, sched.nparked, sched.nout, sched.nsel, sched.extHead != nil, len(sched.windows), sched.stolen, len(sched.wgs), len(sched.groups))
+		busy := c != nil || sched.nready != 0 || sched.nparked != 0 || sched.nout != 0 || sched.nsel != 0 || sched.extHead != nil || len(sched.windows) != 0 || sched.stolen != 0 || sched.wgs.len() != 0 || sched.groups.len() != 0
+		state := fmt.Sprintf("cur=%v ready=%d parked=%d out=%d sel=%d ext=%v windows=%d stolen=%d wgs=%d groups=%d", c != nil, sched.nready, sched.nparked, sched.nout, sched.nsel, sched.extHead != nil, len(sched.windows), sched.stolen, sched.wgs.len(), sched.groups.len())
 		sched.mu.Unlock()
 		if !busy {
 			return

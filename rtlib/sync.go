@@ -43,7 +43,7 @@ func unlocked(key unsafe.Pointer, kind wkind, all bool) {
 	sched.mu.Lock()
 	noteProgressLocked()
 	if all {
-		if q := sched.waitqs[key]; q != nil {
+		if q := sched.waitqs.at(key); q != nil {
 			wakeAllLocked(q, wkAny)
 		}
 	} else {
@@ -134,7 +134,7 @@ func Broadcast(c *sync.Cond) {
 	if nparkedA.Load() > 0 {
 		sched.mu.Lock()
 		noteProgressLocked()
-		if q := sched.waitqs[unsafe.Pointer(c)]; q != nil {
+		if q := sched.waitqs.at(unsafe.Pointer(c)); q != nil {
 			wakeAllLocked(q, wkCond)
 		}
 		sched.mu.Unlock()
@@ -237,7 +237,7 @@ func Release(site Site) Token {
 		id := goid()
 		sched.mu.Lock()
 		t.goid = id
-		sched.goids[id] = t
+		sched.goids.put(id, t)
 		sched.mu.Unlock()
 	}
 	w := &window{opener: t}

@@ -149,8 +149,8 @@ func (t *Task) Finish() {
 	if !grace.IsZero() {
 		sched.graceUntil = grace
 	}
-	if t.goid != 0 && sched.goids[t.goid] == t {
-		delete(sched.goids, t.goid)
+	if t.goid != 0 && sched.goids.at(t.goid) == t {
+		sched.goids.del(t.goid)
 	}
 	releaseLocked(t)
 	t.state = stDone
@@ -267,7 +267,7 @@ func BeginRoot(site Site) *Root {
 		return &Root{site: site, t: c, nested: nested, mainMain: mainMain}
 	}
 	r := &Root{site: site, mainMain: mainMain}
-	t := sched.goids[id]
+	t := sched.goids.at(id)
 	if t != nil {
 		r.nested = true
 		r.reentry = t.state == stOut && !t.stolen
@@ -275,7 +275,7 @@ func BeginRoot(site Site) *Root {
 		t = newTaskLocked(kRoot)
 		t.site = site
 		t.goid = id
-		sched.goids[id] = t
+		sched.goids.put(id, t)
 		acct.Add(1)
 	}
 	r.t = t
@@ -309,8 +309,8 @@ func EndRoot(r *Root) {
 		return
 	}
 	sched.mu.Lock()
-	if sched.goids[t.goid] == t {
-		delete(sched.goids, t.goid)
+	if sched.goids.at(t.goid) == t {
+		sched.goids.del(t.goid)
 	}
 	releaseLocked(t)
 	t.state = stDone

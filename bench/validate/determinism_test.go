@@ -8,16 +8,10 @@ import (
 	"github.com/spgo/spgo/bench/internal/harness"
 )
 
-// spread is how far apart two instrumented runs' MHWM figures may be:
-// the runtime's own small objects (ACCOUNTING.md, "Determinism"). Before
-// the instrumented process ran on one P and collected only at censuses,
-// runs differed by up to 17 KiB.
-const spread = 256
-
 // TestRunToRun runs every benchmark program instrumented twice and
 // compares MHWM_p for p = 1..8 and the census counts: the same program on
-// the same input must give the same figures, up to spread bytes. It logs
-// the programs whose figures were identical.
+// the same input must give the same figures, to the byte (ACCOUNTING.md,
+// "Determinism", says what made them differ before).
 func TestRunToRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the benchmark programs")
@@ -35,7 +29,6 @@ func TestRunToRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	same := 0
 	for _, prog := range progs {
 		inst, err := b.Instrumented(prog)
 		if err != nil {
@@ -56,18 +49,12 @@ func TestRunToRun(t *testing.T) {
 			t.Errorf("%s: %d figures and %d censuses, then %d and %d", prog, len(a.MHWM), a.Censuses, len(c.MHWM), c.Censuses)
 			continue
 		}
-		identical := true
 		for i := range a.MHWM {
-			x, y := a.MHWM[i].Bytes, c.MHWM[i].Bytes
-			identical = identical && x == y
-			if d := x - y; d > spread || d < -spread {
-				t.Errorf("%s: MHWM_%d = %d, then %d", prog, a.MHWM[i].P, x, y)
+			x, y := a.MHWM[i], c.MHWM[i]
+			if x.P != y.P || x.Bytes != y.Bytes {
+				t.Errorf("%s: MHWM_%d = %d B, then MHWM_%d = %d B (%+d B)", prog, x.P, x.Bytes, y.P, y.Bytes, y.Bytes-x.Bytes)
 			}
 		}
-		if identical {
-			same++
-		}
-		t.Logf("%s: MHWM_1 %d and %d, identical: %v", prog, a.MHWM[0].Bytes, c.MHWM[0].Bytes, identical)
+		t.Logf("%s: MHWM_1 = %d B, %d censuses (first run)", prog, a.MHWM[0].Bytes, a.Censuses)
 	}
-	t.Logf("%d of %d programs gave identical figures", same, len(progs))
 }
