@@ -235,10 +235,13 @@
 //     run the watchdog had to rescue.
 //
 // The bytes are read from the runtime, which has its own timing: the
-// process runs on one P (procs.go) and collects only at censuses
-// (gc.go), which leaves a few bytes of the runtime's own small objects
-// (a g allocated anew when a finished goroutine was preempted before it
-// exited) to vary between runs; ACCOUNTING.md has the figures.
+// process runs on one P (procs.go), collects only at censuses (gc.go),
+// grows the runtime's timer heap before the first root, and keeps its
+// per-object state in tables whose memory does not depend on a hash
+// seed (table.go). That leaves the runtime's own objects allocated at
+// timing-dependent moments (a thread started during a system call) to
+// vary a long run's figures by a few bytes; ACCOUNTING.md has the
+// figures.
 //
 // # The DAG
 //
