@@ -2,8 +2,9 @@ package rtlib
 
 import "unsafe"
 
-// table maps object addresses to values, for the scheduler's and the
-// DAG's per-object state (WaitGroups, groups, wait queues). It replaces a
+// table maps object addresses (and goroutine ids) to values, for the
+// scheduler's and the DAG's per-object state (WaitGroups, groups, wait
+// queues). It replaces a
 // Go map for one reason: a map's memory grows when one of its inner
 // tables fills, which depends on the hash seed, different in every run,
 // so the runtime bytes a map allocates fell in different census
@@ -12,8 +13,9 @@ import "unsafe"
 // than three quarters of them, never shrunk. Open addressing with linear
 // probing; deletion shifts the following entries back (no tombstones).
 //
-// Keys are pointers (an interface key must hold a pointer): the entry
-// keeps the object alive, as a map's key would.
+// Keys are pointers or integers; an interface key must hold a pointer
+// (ifaceHash hashes its data word). A pointer entry keeps its object
+// alive, as a map's key would.
 type table[K comparable, V any] struct {
 	slots []tslot[K, V]
 	shift uint // 64 − log2(len(slots))
