@@ -62,6 +62,12 @@ func (r *fileRewriter) call(c *dstutil.Cursor, n *dst.CallExpr) {
 		r.methodHook(c, n, ac, "GroupWait", "Wait", true)
 	case "(*golang.org/x/sync/errgroup.Group).SetLimit":
 		r.methodHook(c, n, ac, "GroupSetLimit", "Add", true)
+	case "golang.org/x/sync/errgroup.WithContext":
+		// rt.GroupContext(errgroup.WithContext(ctx)): rtlib learns the
+		// context the group cancels when a task fails. The call itself
+		// stays (and allocates): not in hookedCalls, so it is marked.
+		r.changed = true
+		c.Replace(r.rtCall("GroupContext", n))
 	case "(*sync.Mutex).Lock":
 		r.methodHook(c, n, ac, "Lock", "Lock", true)
 	case "(*sync.Mutex).Unlock":

@@ -14,7 +14,8 @@
 //     between Task.Start and Task.Return, and Task.Resume;
 //   - sync.WaitGroup Add, Done, Wait and Go, and errgroup.Group Go, TryGo,
 //     Wait and SetLimit, with the group reached through locals, fields,
-//     pointers, closures and embedded fields;
+//     pointers, closures and embedded fields, and errgroup.WithContext,
+//     whose results pass through rtlib.GroupContext;
 //   - blocking operations: channel sends and receives, range over a
 //     channel, select without default (a loop rtlib drives, with the case
 //     bodies dispatched by index so none is duplicated), close,

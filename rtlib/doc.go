@@ -129,8 +129,11 @@
 // changed behind rtlib's back (a context cancelled by errgroup, a channel
 // filled by an uninstrumented goroutine). Another round happens only
 // after some operation succeeded. After an errgroup task failed, the
-// round waits up to 2 ms for the group to cancel its context (errgroup
-// does it after the task's function returned, outside rtlib).
+// round waits until the group cancelled its context (errgroup does it
+// after the task's function returned, outside rtlib); rtlib knows the
+// context from GroupContext, which wraps every errgroup.WithContext
+// call. The wait is bounded by 1 s, and by 2 ms for a group whose
+// context rtlib did not see (created by uninstrumented code).
 //
 // If the round changes nothing, the program waits for something external:
 // a timer (time.After, a context deadline), an uninstrumented goroutine,
@@ -229,8 +232,9 @@
 //   - two blocking selects that meet on more than one channel pair in a
 //     rendezvous: Go pairs them at random;
 //   - timing: timers, Sleep, uninstrumented goroutines, I/O, and the
-//     errgroup grace (a context cancelled later than 2 ms after the
-//     failing task ended is found in external mode);
+//     errgroup grace (a context cancelled later than 1 s after the
+//     failing task ended, or 2 ms for a group made by uninstrumented
+//     code, is found in external mode);
 //   - goroutines rtlib adopts (callbacks of uninstrumented code), and a
 //     run the watchdog had to rescue.
 //

@@ -1,6 +1,9 @@
 package rtlib
 
-import "sync"
+import (
+	"context"
+	"sync"
+)
 
 // rtlib mirrors the counter of every WaitGroup it sees through Add, Done
 // and WGGo, and the number of running tasks of every errgroup it sees
@@ -133,11 +136,14 @@ type Group interface {
 	SetLimit(n int)
 }
 
-// groupState mirrors an errgroup: its running tasks, its limit, the
-// tasks in Wait and those whose Go waits for a slot.
+// groupState mirrors an errgroup: its running tasks, its limit, its
+// context, the tasks in Wait and those whose Go waits for a slot. It is
+// forgotten when the group is idle, or, for a group with a limit or a
+// context, when Wait returns.
 type groupState struct {
 	live  int
-	limit int // < 0: none known
+	limit int             // < 0: none known
+	ctx   context.Context // from errgroup.WithContext (GroupContext); nil: not seen
 	waitQ waitq
 	goQ   waitq
 }
@@ -184,7 +190,7 @@ func groupFinishedLocked(g Group) {
 		noteProgressLocked()
 		wakeLocked(w.t, mAttempt)
 	}
-	if st.live <= 0 && st.waitQ.head == nil && st.goQ.head == nil && st.limit < 0 {
+	if st.live <= 0 && st.waitQ.head == nil && st.goQ.head == nil && st.limit < 0 && st.ctx == nil {
 		dropGroupLocked(g, st)
 	}
 }
@@ -284,7 +290,7 @@ func GroupSetLimit(site Site, g Group, n int) {
 	st.limit = n
 	if n < 0 {
 		st.limit = -1
-		if st.live <= 0 && st.waitQ.head == nil && st.goQ.head == nil {
+		if st.live <= 0 && st.waitQ.head == nil && st.goQ.head == nil && st.ctx == nil {
 			dropGroupLocked(g, st)
 		}
 	}

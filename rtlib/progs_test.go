@@ -156,7 +156,7 @@ func progErrgroup(out *recorder) {
 // context cancelled (closed by uninstrumented code: found by a retry
 // round).
 func progErrgroupCtx(out *recorder) {
-	g, ctx := errgroup.WithContext(context.Background())
+	g, ctx := GroupContext(errgroup.WithContext(context.Background()))
 	GroupSetLimit(sGroup, g, 3)
 	block := make(chan int)
 	for i := 0; i < 3; i++ {

@@ -1,6 +1,7 @@
 package rtlib
 
 import (
+	"context"
 	"os"
 	"sync"
 	"sync/atomic"
@@ -116,9 +117,12 @@ var sched struct {
 	dancePend   int
 	gatherUntil time.Time
 
-	// After an errgroup task failed, retry rounds wait until graceUntil.
-	graceUntil time.Time
-	graceArmed bool
+	// After an errgroup task failed, retry rounds wait for its group to
+	// cancel its context (grace.go).
+	graceCtxs  []context.Context // contexts of failed groups, not yet seen cancelled
+	graceCap   time.Time         // the latest moment to wait for graceCtxs
+	graceUntil time.Time         // the wait for a group whose context rtlib did not see
+	graceArmed bool              // graceWait is running
 
 	waitqs table[unsafe.Pointer, *waitq] // channels, mutexes, conds, lockers
 	freeQs []*waitq
@@ -305,22 +309,23 @@ func releaseLocked(h *Task) {
 		giveLocked(n)
 		return
 	}
-	if !sched.graceUntil.IsZero() {
-		if d := time.Until(sched.graceUntil); d > 0 && sched.nretry > 0 {
+	force := false
+	if sched.graceUntil != (time.Time{}) || len(sched.graceCtxs) > 0 {
+		if d, ctx, ok := graceLocked(); ok && sched.nretry > 0 {
 			// An errgroup task failed: its group cancels its context
 			// in a moment, outside rtlib. Retry the parked tasks then
 			// rather than now.
 			cur.Store(nil)
 			sched.switches++
-			if !sched.graceArmed {
-				sched.graceArmed = true
-				time.AfterFunc(d, graceRound)
-			}
+			armGraceLocked(ctx, d)
 			return
 		}
-		sched.graceUntil = time.Time{}
+		// The contexts were cancelled (by now): tasks parked on them
+		// may go on, though nothing rtlib saw succeeded.
+		endGraceLocked()
+		force = true
 	}
-	if n := retryRoundLocked(false); n != nil {
+	if n := retryRoundLocked(force); n != nil {
 		giveLocked(n)
 		return
 	}
@@ -357,32 +362,6 @@ func flushForDeadlock() {
 	Flush()
 }
 
-// groupGrace is how long a retry round waits after an errgroup task
-// failed, for the group to cancel its context.
-const groupGrace = 2 * time.Millisecond
-
-// graceRound is the retry round delayed by groupGrace.
-func graceRound() {
-	acct.Add(1) // time.AfterFunc runs it on a goroutine of its own
-	sched.mu.Lock()
-	defer sched.mu.Unlock()
-	sched.graceArmed = false
-	if cur.Load() != nil {
-		return
-	}
-	sched.graceUntil = time.Time{}
-	if n := popReadyLocked(); n != nil {
-		takeFreeLocked(n)
-		return
-	}
-	if n := retryRoundLocked(true); n != nil {
-		takeFreeLocked(n)
-		return
-	}
-	externalLocked()
-	wakeWatchdogLocked()
-}
-
 // retryRoundLocked lets every parked task (but Cond waiters) retry once,
 // in park order, when something succeeded since the last round (or when
 // forced); it returns the first of them.
@@ -409,6 +388,10 @@ func externalLocked() {
 	for p := sched.parkHead; p != nil; {
 		next := p.pnext
 		switch p.pk {
+		case pkChan, pkSelect:
+			externals.Add(1)
+		}
+		switch p.pk {
 		case pkChan:
 			unparkLocked(p)
 			p.state = stOut
@@ -427,6 +410,10 @@ func externalLocked() {
 		p = next
 	}
 }
+
+// externals counts the operations externalLocked sent to external mode
+// (tests).
+var externals atomic.Int32
 
 // insertExtLocked puts t in the external list, which is kept in park
 // order.

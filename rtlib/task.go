@@ -2,7 +2,6 @@ package rtlib
 
 import (
 	"sync"
-	"time"
 	"unsafe"
 )
 
@@ -134,20 +133,16 @@ func (t *Task) Finish() {
 	if !t.returned {
 		Flush()
 	}
-	var grace time.Time
+	sched.mu.Lock()
 	if t.failed {
 		// errgroup cancels the group's context after the function
-		// returned, outside rtlib: give it a moment before tasks
-		// waiting on the context are retried.
-		grace = time.Now().Add(groupGrace)
+		// returned, outside rtlib: tasks waiting on the context are
+		// retried after that (grace.go).
+		graceFailLocked(t.group)
 	}
-	sched.mu.Lock()
 	dagReturn(t)
 	if t.group != nil {
 		groupFinishedLocked(t.group)
-	}
-	if !grace.IsZero() {
-		sched.graceUntil = grace
 	}
 	if t.goid != 0 && sched.goids.at(t.goid) == t {
 		sched.goids.del(t.goid)
