@@ -529,7 +529,7 @@ func progSleep(out *recorder) {
 	Add(sAdd, &wg, 2)
 	spawn(func() {
 		defer Done(&wg)
-		Sleep(sSleep, 20*time.Millisecond)
+		Sleep(sSleep, 100*time.Millisecond) // well after the timer, even on a loaded machine
 		out.printf("slept")
 	})
 	spawn(func() {
@@ -583,10 +583,10 @@ func progGoexit(out *recorder) {
 // completed in external mode.
 func progUninstrumentedSender(out *recorder) {
 	a, b := make(chan int), make(chan int)
-	go func() { // uninstrumented
+	go func() { // uninstrumented; the sleeps leave a loaded machine time to settle
 		time.Sleep(5 * time.Millisecond)
 		a <- 1
-		time.Sleep(5 * time.Millisecond)
+		time.Sleep(20 * time.Millisecond)
 		b <- 2
 		close(a)
 	}()
