@@ -80,7 +80,9 @@ var mem struct {
 	hookedLarge int64  // hooked large bytes since that reading
 	lastSmall   uint64 // small heap bytes allocated at the last census
 	hookedSmall int64  // hooked small bytes (rounded) since that census
-	own         int64  // rtlib's own (small) heap bytes since that census (estimate)
+	own         int64  // rtlib's own small heap bytes since that census (estimate)
+	ownLarge    int64  // rtlib's own large heap bytes since the last reading
+	ownHeld     int64  // live bytes of the engines' traces (engineGrown)
 
 	// Censuses.
 	since     int64 // bytes allocated since the last census
@@ -244,8 +246,8 @@ func switchTo(next *dnode) {
 // site d ran. Every reading starts a new interval: the mark is cleared.
 func chargeUninstrumented(d *dnode) int64 {
 	large, _ := readAllocs()
-	delta := int64(large-mem.lastLarge) - mem.hookedLarge
-	mem.lastLarge, mem.hookedLarge = large, 0
+	delta := int64(large-mem.lastLarge) - mem.hookedLarge - mem.ownLarge
+	mem.lastLarge, mem.hookedLarge, mem.ownLarge = large, 0, 0
 	return chargeBytes(d, delta)
 }
 
@@ -324,6 +326,7 @@ func census(c *dnode, pending int64) {
 	gcBackstop()
 	b := barrier(c)
 	b.census = recCensus(c)
+	clear(mem.ran)
 	mem.ran = mem.ran[:0]
 	mem.interval++
 	noteRan(c)
@@ -376,10 +379,36 @@ func census(c *dnode, pending int64) {
 }
 
 // ownLive estimates rtlib's own live heap bytes that the live-heap figure
-// includes: the census tables.
+// includes: the census tables and the engines' traces.
 func ownLive() int64 {
 	return int64(cap(mem.objs))*int64(unsafe.Sizeof(tracked{})) +
-		int64(cap(mem.pool))*int64(unsafe.Sizeof(chunk{})) + 16*int64(len(mem.objs))
+		int64(cap(mem.pool))*int64(unsafe.Sizeof(chunk{})) + 16*int64(len(mem.objs)) +
+		mem.ownHeld
+}
+
+// engineGrown is the engines' mhwm.Config.Grown: the attribution trace
+// of a root grows with its strands, and is rtlib's memory, not the
+// program's. Its arrays stay reachable (from the engine, then from the
+// root's result) until the process ends; replaced ones are garbage.
+func engineGrown(alloc, dropped int64) {
+	a := ownSize(alloc)
+	if a > maxSmall {
+		mem.ownLarge += a
+	} else {
+		mem.own += a
+	}
+	mem.ownHeld += a - ownSize(dropped)
+}
+
+// ownSize is what the runtime counts for an allocation of n bytes without
+// pointers, as far as rtlib can tell: below 16 bytes the tiny allocator
+// may count a whole block or nothing, so nothing (the safe side: bytes
+// rtlib does not claim are the program's).
+func ownSize(n int64) int64 {
+	if n < 16 {
+		return 0
+	}
+	return roundSize(n)
 }
 
 // where says where a death of bytes allocated by dn in epoch ep, found

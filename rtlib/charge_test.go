@@ -50,7 +50,7 @@ type spAlloc struct {
 }
 
 func newSPModel(rootName string) *spModel {
-	r := &proot{seen: map[string]bool{}, groups: newTable[any, *dnode](ifaceHash), limits: newTable[any, int](ifaceHash)}
+	r := &proot{seen: map[string]bool{}, groups: newTable[any, membership](ifaceHash), limits: newTable[any, int](ifaceHash)}
 	m := &spModel{
 		r:     r,
 		name:  map[*dnode]string{},

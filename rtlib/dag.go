@@ -14,14 +14,36 @@ func dagFork(parent, child *Task, site Site, g any) {
 	if parent == nil || parent.dn == nil || parent.dn.detached {
 		return
 	}
+	// The runtime's descriptor of the new goroutine, allocated by the go
+	// statement in the parent; the child's end gives it back.
+	parent.dn.add(site, goroutineBytes)
+	parent.dn.root.siteAlloc(site, goroutineBytes)
 	child.dn = parent.dn.spawnIn(site, g)
 	recFork(parent.dn, child.dn, site, g)
+}
+
+// goroutineBytes is the heap bytes the runtime allocates for a goroutine:
+// its descriptor (runtime.g, from runtime.malg), which the runtime keeps
+// after the goroutine ended and gives to the next one, so that its live
+// heap grows by goroutineBytes for every goroutine alive at once.
+// TestGoroutineBytes checks it against the running Go.
+const goroutineBytes = 480
+
+// freeGoroutine: the goroutine of d ends (or, forked by a TryGo that
+// failed, never starts). Its descriptor is free only once the goroutine
+// has exited, which may be after a Wait saw its Done: the free is placed
+// at the join of d, in the parent, as a death found after d ended.
+func freeGoroutine(d *dnode) {
+	if d.parent != nil && !d.finished && !d.detached {
+		d.pscope.deferFree(d, d.site, goroutineBytes, -1, -1)
+	}
 }
 
 // dagUnfork: a task forked by GroupTryGo was not started after all: it
 // ends at once, empty. sched.mu held.
 func dagUnfork(t *Task) {
 	if t.dn != nil {
+		freeGoroutine(t.dn)
 		t.dn.ret()
 	}
 }
@@ -39,6 +61,7 @@ func dagReturn(t *Task) {
 		if mem.on && mem.holder == d && !d.finished {
 			chargeUninstrumented(d)
 		}
+		freeGoroutine(d)
 		recReturn(d)
 		d.ret()
 	}

@@ -304,6 +304,7 @@ func (d *dnode) ret() {
 			s.pending, s.pendRec = nil, nil
 		}
 	}
+	clear(d.scopes[1:]) // the scopes are garbage now: not reachable through the list
 	d.scopes = d.scopes[:1]
 	d.finished = true
 	for a := d; a != nil; a = a.parent {
@@ -313,6 +314,7 @@ func (d *dnode) ret() {
 		return // the root: Exit, not Return
 	}
 	d.emit(item{kind: itReturn})
+	d.seg = nil // emitted with the Return, and nothing is added to a finished task
 }
 
 // joinKids records that s's open block was joined: its kids' objects
@@ -321,6 +323,7 @@ func (d *dnode) joinKids(s *scope) {
 	for _, k := range s.kids {
 		k.joined, k.joinEp = true, d.epoch
 	}
+	clear(s.kids) // a joined kid is reached through the objects it owns, if any (where)
 	s.kids = s.kids[:0]
 	s.limit = 0 // the engine's limit governed that block only
 	recd := len(s.pendRec) == len(s.pending) && recOpenOf(d) != nil
@@ -393,12 +396,16 @@ func (d *dnode) settle(g any, site Site) {
 		}
 		if len(s.kids) > 0 {
 			d.emit(item{kind: itSync})
+			for _, k := range s.kids {
+				d.root.joined(k.group)
+			}
 			d.joinKids(s)
 		}
 		if !s.escaped || len(d.scopes) == 1 {
 			break
 		}
 		d.emit(item{kind: itCallReturn})
+		d.scopes[len(d.scopes)-1] = nil
 		d.scopes = d.scopes[:len(d.scopes)-1]
 	}
 	// Lower scopes with children this Wait completed: their join waits
@@ -446,6 +453,7 @@ func (d *dnode) leave(site Site) {
 		return
 	}
 	d.emit(item{kind: itCallReturn})
+	clear(d.scopes[i:])
 	d.scopes = d.scopes[:i]
 	d.settle(nil, site)
 }

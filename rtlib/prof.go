@@ -125,8 +125,8 @@ type proot struct {
 	seen     map[string]bool
 	allocB   []int64 // by site
 	allocN   []int64
-	groups   table[any, *dnode] // a group's spawner
-	limits   table[any, int]    // errgroup limits
+	groups   table[any, membership] // groups with goroutines no Wait joined yet
+	limits   table[any, int]        // errgroup limits
 	censuses int64
 	maxSince int64
 	lagged   int64
@@ -183,18 +183,49 @@ func (r *proot) siteBytes(site Site, n int64) {
 	r.allocB[site] += n
 }
 
-// member records that spawner's goroutines join group g.
+// membership is what r.groups knows of a group: the task that spawned
+// its first goroutine, and how many of its goroutines no Wait joined
+// yet. A group leaves the table when that number drops to zero, so the
+// table holds neither the program's groups nor rtlib's tasks longer
+// than the goroutines do.
+type membership struct {
+	spawner *dnode
+	n       int
+}
+
+// member records that one goroutine spawner spawned joins group g.
 func (r *proot) member(g any, spawner *dnode) {
-	if _, ok := r.groups.get(g); !ok {
-		r.groups.put(g, spawner)
+	m, ok := r.groups.get(g)
+	if !ok {
+		m.spawner = spawner
+	}
+	m.n++
+	r.groups.put(g, m)
+}
+
+// joined records that a Wait joined one goroutine of group g (nil: of no
+// group). Goroutines a task's end joins stay members: a Wait elsewhere
+// may still join them.
+func (r *proot) joined(g any) {
+	if g == nil {
+		return
+	}
+	m, ok := r.groups.get(g)
+	if !ok {
+		return
+	}
+	if m.n--; m.n > 0 {
+		r.groups.put(g, m)
+	} else {
+		r.groups.del(g)
 	}
 }
 
-// hasForeignMembers reports whether group g has goroutines that another
-// task than d spawned.
+// hasForeignMembers reports whether group g has goroutines no Wait
+// joined yet that another task than d spawned.
 func (r *proot) hasForeignMembers(d *dnode, g any) bool {
-	s, ok := r.groups.get(g)
-	return ok && s != d
+	m, ok := r.groups.get(g)
+	return ok && m.spawner != d
 }
 
 // delayReason says why the join of s's block waits.
@@ -217,12 +248,12 @@ func beginRoot(t *Task, site Site) {
 	cfgSites()
 	began := time.Now()
 	mc := mhwm.Config{P: cfg.pmax, Threshold: cfg.threshold, Attribution: cfg.threshold == 0,
-		Clock: func() int64 { return int64(time.Since(began)) }}
+		Clock: func() int64 { return int64(time.Since(began)) }, Grown: engineGrown}
 	eng, err := mhwm.New(mc)
 	if err != nil {
 		panic(err) // cfg ranges make this impossible
 	}
-	r := &proot{site: site, eng: eng, seen: map[string]bool{}, groups: newTable[any, *dnode](ifaceHash), limits: newTable[any, int](ifaceHash)}
+	r := &proot{site: site, eng: eng, seen: map[string]bool{}, groups: newTable[any, membership](ifaceHash), limits: newTable[any, int](ifaceHash)}
 	if rec, ok := Lookup(site); ok {
 		r.name = rec.Func
 	} else {
@@ -251,7 +282,7 @@ func beginRoot(t *Task, site Site) {
 		gcBackstop()
 		mem.on = true
 		mem.lastLarge, mem.lastSmall = readAllocs()
-		mem.hookedLarge, mem.hookedSmall, mem.own = 0, 0, 0
+		mem.hookedLarge, mem.hookedSmall, mem.own, mem.ownLarge = 0, 0, 0, 0
 		metrics.Read(mem.samples[2:])
 		mem.baseline = max(0, int64(mem.samples[2].Value.Uint64())-ownLive())
 		mem.based = true

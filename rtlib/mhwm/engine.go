@@ -42,6 +42,13 @@ type Config struct {
 	// Clock, when set with Attribution, is read at the end of every strand
 	// so that Result.SerialHeap can give times (in the clock's units).
 	Clock func() int64
+	// Grown, when set with Attribution, is called whenever the trace's
+	// storage gets a new backing array, with the array's bytes and those
+	// of the array it replaces (garbage from then on; 0 for none), so
+	// that a caller measuring the heap can tell the engine's bytes from
+	// its own. The storage stays reachable from the engine and the
+	// Result; nothing else the engine allocates grows with the run.
+	Grown func(alloc, dropped int64)
 }
 
 // EventError reports an event that does not fit the stream so far. The
@@ -112,7 +119,7 @@ func New(cfg Config) (*Engine, error) {
 		e.core = e.exact
 	}
 	if cfg.Attribution {
-		e.rec = newRecorder()
+		e.rec = newRecorder(cfg.Grown)
 		e.rec.clock = cfg.Clock
 	}
 	return e, nil

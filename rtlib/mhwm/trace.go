@@ -1,6 +1,9 @@
 package mhwm
 
-import "slices"
+import (
+	"slices"
+	"unsafe"
+)
 
 // The attribution trace is a compact serial record of one run: one token per
 // structural event and one record per strand with its exact per-site
@@ -70,21 +73,39 @@ type recorder struct {
 	frames  []recFrame
 	limited int         // frames with a limit: nothing below them is cut
 	scratch []SiteBytes // for aggregation
+	mbuf    []SiteBytes // for merging
 	clock   func() int64
+	grown   func(alloc, dropped int64) // Config.Grown
 }
 
-func newRecorder() *recorder {
-	return &recorder{frames: []recFrame{{}}}
+// appendRec appends xs to s; when that allocates a new backing array it
+// reports the array's bytes, and those of the array it replaces, to
+// r.grown.
+func appendRec[T any](r *recorder, s []T, xs ...T) []T {
+	c := cap(s)
+	s = append(s, xs...)
+	if cap(s) != c && r.grown != nil {
+		var z T
+		size := int64(unsafe.Sizeof(z))
+		r.grown(int64(cap(s))*size, int64(c)*size)
+	}
+	return s
 }
 
-func (r *recorder) alloc(site Site, n int64) { r.log = append(r.log, SiteBytes{site, n}) }
+func newRecorder(grown func(alloc, dropped int64)) *recorder {
+	r := &recorder{grown: grown}
+	r.frames = appendRec(r, r.frames, recFrame{})
+	return r
+}
+
+func (r *recorder) alloc(site Site, n int64) { r.log = appendRec(r, r.log, SiteBytes{site, n}) }
 
 func (r *recorder) top() *recFrame { return &r.frames[len(r.frames)-1] }
 
 // aggregate appends the per-site sums of evs to r.t.sites, in site order,
 // leaving out sites whose sum is 0.
 func (r *recorder) aggregate(evs []SiteBytes) {
-	sorted := append(r.scratch[:0], evs...)
+	sorted := appendRec(r, r.scratch[:0], evs...)
 	slices.SortFunc(sorted, func(a, b SiteBytes) int { return int(a.Site) - int(b.Site) })
 	r.scratch = sorted
 	for i := 0; i < len(sorted); {
@@ -93,7 +114,7 @@ func (r *recorder) aggregate(evs []SiteBytes) {
 			sum += sorted[i].Bytes
 		}
 		if sum != 0 {
-			r.t.sites = append(r.t.sites, SiteBytes{site, sum})
+			r.t.sites = appendRec(r, r.t.sites, SiteBytes{site, sum})
 		}
 	}
 }
@@ -130,23 +151,31 @@ func (r *recorder) endStrand(m, s int64) {
 		rec = r.mergeRecs(r.t.strands[last], rec)
 		r.t.strands = r.t.strands[:last]
 	}
-	r.t.strands = append(r.t.strands, rec)
+	r.t.strands = appendRec(r, r.t.strands, rec)
 }
 
 // mergeRecs returns the strand "a then b" as one record, written at the end
 // of the site array; a's and b's vectors must be the array's last entries.
 func (r *recorder) mergeRecs(a, b strandRec) strandRec {
-	vec := func(lo, hi int) []SiteBytes { return slices.Clone(r.t.sites[lo:hi]) }
-	aTot, aPk := vec(a.tot0, a.tot1), vec(a.tot1, a.pk1)
-	bTot, bPk := vec(b.tot0, b.tot1), vec(b.tot1, b.pk1)
+	// r.mbuf = a.tot b.tot a.tot b.pk a.pk: the vectors to aggregate,
+	// each contiguous.
+	st := r.t.sites
+	buf := appendRec(r, r.mbuf[:0], st[a.tot0:a.tot1]...)
+	buf = appendRec(r, buf, st[b.tot0:b.tot1]...)
+	tot := len(buf)
+	buf = appendRec(r, buf, st[a.tot0:a.tot1]...)
+	buf = appendRec(r, buf, st[b.tot1:b.pk1]...)
+	aTotBPk := len(buf)
+	buf = appendRec(r, buf, st[a.tot1:a.pk1]...)
+	r.mbuf = buf
 	r.t.sites = r.t.sites[:a.tot0]
 	out := strandRec{m: max(a.m, a.s+b.m), s: a.s + b.s, serial: a.serial, at: b.at, tot0: a.tot0}
-	r.aggregate(append(aTot, bTot...))
+	r.aggregate(buf[:tot])
 	out.tot1 = len(r.t.sites)
 	if a.m >= a.s+b.m { // the first moment of the peak is in a
-		r.aggregate(aPk)
+		r.aggregate(buf[aTotBPk:])
 	} else {
-		r.aggregate(append(aTot, bPk...))
+		r.aggregate(buf[tot:aTotBPk])
 		out.serial = b.serial
 	}
 	out.pk1 = len(r.t.sites)
@@ -156,8 +185,8 @@ func (r *recorder) mergeRecs(a, b strandRec) strandRec {
 func (r *recorder) spawn(m, s int64) {
 	r.endStrand(m, s)
 	r.top().liveSpawns++
-	r.frames = append(r.frames, recFrame{spawned: true, toks: len(r.t.toks), strands: len(r.t.strands), sites: len(r.t.sites), limits: len(r.t.limits)})
-	r.t.toks = append(r.t.toks, tokSpawn)
+	r.frames = appendRec(r, r.frames, recFrame{spawned: true, toks: len(r.t.toks), strands: len(r.t.strands), sites: len(r.t.sites), limits: len(r.t.limits)})
+	r.t.toks = appendRec(r, r.t.toks, tokSpawn)
 }
 
 func (r *recorder) ret(m, s int64) {
@@ -165,7 +194,7 @@ func (r *recorder) ret(m, s int64) {
 	f := r.pop()
 	if f.active || r.limited > 0 { // under a limit an empty child holds a slot
 		r.top().active = true
-		r.t.toks = append(r.t.toks, tokReturn)
+		r.t.toks = appendRec(r, r.t.toks, tokReturn)
 		return
 	}
 	// A memory-inactive child: cut it and let the parent's strands on either
@@ -199,8 +228,8 @@ func (r *recorder) setLimit(limit int) {
 			r.limited--
 		}
 	}
-	r.t.toks = append(r.t.toks, tokLimit)
-	r.t.limits = append(r.t.limits, limit)
+	r.t.toks = appendRec(r, r.t.toks, tokLimit)
+	r.t.limits = appendRec(r, r.t.limits, limit)
 }
 
 func (r *recorder) sync(m, s int64) {
@@ -214,12 +243,12 @@ func (r *recorder) sync(m, s int64) {
 		return
 	}
 	r.top().liveSpawns = 0
-	r.t.toks = append(r.t.toks, tokSync)
+	r.t.toks = appendRec(r, r.t.toks, tokSync)
 }
 
 func (r *recorder) call() {
-	r.frames = append(r.frames, recFrame{})
-	r.t.toks = append(r.t.toks, tokCall)
+	r.frames = appendRec(r, r.frames, recFrame{})
+	r.t.toks = appendRec(r, r.t.toks, tokCall)
 }
 
 func (r *recorder) callReturn(ended bool, m, s int64) {
@@ -235,9 +264,9 @@ func (r *recorder) callReturn(ended bool, m, s int64) {
 		r.top().active = true
 	}
 	if live {
-		r.t.toks = append(r.t.toks, tokCallReturn)
+		r.t.toks = appendRec(r, r.t.toks, tokCallReturn)
 	} else {
-		r.t.toks = append(r.t.toks, tokCallGoOn)
+		r.t.toks = appendRec(r, r.t.toks, tokCallGoOn)
 	}
 }
 
