@@ -15,7 +15,7 @@ func dagFork(parent, child *Task, site Site, g any) {
 		return
 	}
 	// The runtime's descriptor of the new goroutine, allocated by the go
-	// statement in the parent; the child's end gives it back.
+	// statement in the parent; freed at the child's join (freeGoroutine).
 	parent.dn.add(site, goroutineBytes)
 	parent.dn.root.siteAlloc(site, goroutineBytes)
 	child.dn = parent.dn.spawnIn(site, g)
