@@ -157,25 +157,26 @@ func (r *recorder) endStrand(m, s int64) {
 // mergeRecs returns the strand "a then b" as one record, written at the end
 // of the site array; a's and b's vectors must be the array's last entries.
 func (r *recorder) mergeRecs(a, b strandRec) strandRec {
-	// r.mbuf = a.tot b.tot a.tot b.pk a.pk: the vectors to aggregate,
-	// each contiguous.
+	// r.mbuf = a.tot b.tot, then the peak's vector: a.pk, or a.tot b.pk
+	// (copied first: aggregating overwrites the site array's end).
 	st := r.t.sites
+	first := a.m >= a.s+b.m // the first moment of the peak is in a
 	buf := appendRec(r, r.mbuf[:0], st[a.tot0:a.tot1]...)
 	buf = appendRec(r, buf, st[b.tot0:b.tot1]...)
 	tot := len(buf)
-	buf = appendRec(r, buf, st[a.tot0:a.tot1]...)
-	buf = appendRec(r, buf, st[b.tot1:b.pk1]...)
-	aTotBPk := len(buf)
-	buf = appendRec(r, buf, st[a.tot1:a.pk1]...)
+	if first {
+		buf = appendRec(r, buf, st[a.tot1:a.pk1]...)
+	} else {
+		buf = appendRec(r, buf, st[a.tot0:a.tot1]...)
+		buf = appendRec(r, buf, st[b.tot1:b.pk1]...)
+	}
 	r.mbuf = buf
 	r.t.sites = r.t.sites[:a.tot0]
 	out := strandRec{m: max(a.m, a.s+b.m), s: a.s + b.s, serial: a.serial, at: b.at, tot0: a.tot0}
 	r.aggregate(buf[:tot])
 	out.tot1 = len(r.t.sites)
-	if a.m >= a.s+b.m { // the first moment of the peak is in a
-		r.aggregate(buf[aTotBPk:])
-	} else {
-		r.aggregate(buf[tot:aTotBPk])
+	r.aggregate(buf[tot:])
+	if !first {
 		out.serial = b.serial
 	}
 	out.pk1 = len(r.t.sites)
