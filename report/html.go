@@ -328,7 +328,7 @@ func newHTMLRoot(p *profile.Profile, r *profile.Root, id string, o HTMLOptions, 
 		par = fmt.Sprintf(" (parallelism %.1f)", float64(r.Work)/float64(r.Span))
 	}
 	hr.Stats = fmt.Sprintf("work %d, span %d%s; %d strands, %d spawns", r.Work, r.Span, par, r.Strands, r.Spawns)
-	hr.Census = fmt.Sprintf("%d censuses; figures at most %s above the model's (census error)", r.Censuses, Bytes(r.CensusError))
+	hr.Census = fmt.Sprintf("%d censuses, at most %s allocated between two", r.Censuses, Bytes(r.CensusError))
 	if r.CensusLag > 0 {
 		hr.Census += fmt.Sprintf("; %s of uninstrumented small allocations charged at a census", Bytes(r.CensusLag))
 	}

@@ -142,7 +142,7 @@ func root(w io.Writer, p *profile.Profile, r *profile.Root, o Options) {
 		fmt.Fprintln(tw)
 		tw.Flush()
 	}
-	fmt.Fprintf(w, "  serial peak %s; work %d, span %d, %d strands, %d spawns; %d censuses (error ≤ %s)\n",
+	fmt.Fprintf(w, "  serial peak %s; work %d, span %d, %d strands, %d spawns; %d censuses, at most %s allocated between two\n",
 		Bytes(r.SerialPeak), r.Work, r.Span, r.Strands, r.Spawns, r.Censuses, Bytes(r.CensusError))
 	simulated(w, r, o.Ps, o.Lines)
 	if o.Lines > 0 && len(r.MHWM) > 0 {

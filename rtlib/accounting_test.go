@@ -2,6 +2,7 @@ package rtlib_test
 
 import (
 	"bytes"
+	"fmt"
 	"context"
 	"os"
 	"os/exec"
@@ -166,6 +167,11 @@ func TestAccounting(t *testing.T) {
 				checkLine(t, filepath.Join(root, "rtlib/testdata/accounting", c.name, "main.go"), r.Lines, lc)
 			}
 			checkTrace(t, pf+".trace", r)
+			// tiny is left out: its oracle run finds none of its 200 000
+			// dead 64-byte objects (14.1 MB for 1 MiB); not understood yet.
+			if c.exact && c.name != "tiny" {
+				checkOracle(t, filepath.Join(inst, c.name), r)
+			}
 		})
 	}
 }
@@ -201,6 +207,42 @@ func checkTrace(t *testing.T, path string, r profile.Root) {
 		}
 	}
 }
+
+// checkOracle runs bin again under SPGO_CENSUS=oracle (a census at every
+// hook, marker and strand boundary, every object tracked) and checks the
+// default policy's figures r against it at p = 1, 2, 4, …, 64 and the
+// serial peak: within 3 % + 256 KiB above, and below by no more than
+// oracleUnder (rtlib's own small allocations, which the oracle reads as
+// the program's in more strands).
+func checkOracle(t *testing.T, bin string, r profile.Root) {
+	t.Helper()
+	pf := filepath.Join(t.TempDir(), "oracle.json")
+	run(t, bin, pf, "SPGO_CENSUS=oracle")
+	p, err := profile.ReadFile(pf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := p.Roots[0]
+	if !o.Exact {
+		t.Errorf("oracle run inexact: %q", o.Reasons)
+	}
+	check := func(what string, got, want int64) {
+		if got < want-oracleUnder || got > want+slack(want) {
+			t.Errorf("%s = %d, oracle %d (want %d … %d)", what, got, want, want-oracleUnder, want+slack(want))
+		}
+	}
+	for q := 1; q <= 64; q *= 2 {
+		got, _ := r.MHWMAt(q)
+		want, _ := o.MHWMAt(q)
+		check(fmt.Sprintf("MHWM_%d", q), got, want)
+	}
+	check("serial peak", r.SerialPeak, o.SerialPeak)
+}
+
+// oracleUnder is how far below the oracle a figure may be: rtlib's own
+// small allocations (about 0.5 KiB a spawn) that the oracle's censuses
+// read as the program's.
+const oracleUnder = 64 * kib
 
 // checkLine checks the figures of the line of file that ends with
 // lc.mark: allocated bytes and share of MHWM_64 both lc.alloc, within
@@ -253,7 +295,7 @@ func build(t *testing.T, dir string, args []string) {
 
 // run runs bin with the profile going to pf ("": none) and returns its
 // stdout and stderr.
-func run(t *testing.T, bin, pf string) (string, string) {
+func run(t *testing.T, bin, pf string, env ...string) (string, string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -263,6 +305,7 @@ func run(t *testing.T, bin, pf string) (string, string) {
 	if pf == "" {
 		cmd.Env = append(cmd.Env, "SPGO_PROFILE=off")
 	}
+	cmd.Env = append(cmd.Env, env...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {

@@ -89,9 +89,14 @@ func dagDone(t *Task, wg any) {
 // the children spawned into that group. mhwm: Sync.
 func dagJoin(t *Task, g any, site Site) {
 	if t.dn != nil {
+		if atBoundaries() {
+			// What the strand before the Wait dropped is found in it,
+			// not after the join.
+			census(t.dn, 0)
+		}
 		recJoin(t.dn, g)
 		t.dn.join(g, site)
-		if cfg.census == censusStrand {
+		if atBoundaries() {
 			census(t.dn, 0)
 		}
 	}
@@ -121,6 +126,9 @@ func dagEnter(site Site) {
 
 func dagLeave(site Site) {
 	if d := holderDnode(); d != nil {
+		if atBoundaries() {
+			census(d, 0)
+		}
 		d.leave(site)
 	}
 }

@@ -96,6 +96,7 @@ type dnode struct {
 	ranIn    uint32 // the census interval it last ran program code in
 	ranEp    int64  // its epoch then (the latest strand that ran)
 	bigLive  int64  // bytes of its tracked objects not found dead
+	pooled   int64  // bytes of its pool chunks not found dead
 	poolEp   uint32
 
 	rec *recTask // its strands, when recorded for simulation (record.go)

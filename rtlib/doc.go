@@ -284,7 +284,7 @@
 //	SPGO_PROFILE       profile path (default spgo-profile.json; "off": none)
 //	SPGO_PMAX          largest processor count computed (default 64)
 //	SPGO_THRESHOLD     bytes M: answer "MHWM_pmax ≥ M?" (threshold mode)
-//	SPGO_CENSUS        census policy: bounded (default), strand, off
+//	SPGO_CENSUS        census policy: bounded (default), strand, off, oracle
 //	SPGO_CENSUS_ERROR  E of the bounded rule (default 0.1)
 //	SPGO_CENSUS_MIN    smallest census budget in bytes (default 65536)
 //	SPGO_TRACK         objects this big or bigger are tracked (default 4096)

@@ -24,9 +24,14 @@ const (
 	censusBounded = iota // the bounded-error rule, and at the end of tasks that hold much
 	censusStrand         // at every strand boundary: exact per strand, slow
 	censusOff            // never: nothing dies before the end of its root
+	censusOracle         // at every hook, marker and strand boundary, every object tracked: ground truth, slowest
 )
 
-var censusNames = [...]string{censusBounded: "bounded", censusStrand: "strand", censusOff: "off"}
+// atBoundaries reports whether the policy takes a census at every strand
+// boundary (spawn, task end, join).
+func atBoundaries() bool { return cfg.census == censusStrand || cfg.census == censusOracle }
+
+var censusNames = [...]string{censusBounded: "bounded", censusStrand: "strand", censusOff: "off", censusOracle: "oracle"}
 
 // cfg is the run's configuration, from the environment.
 var cfg struct {
@@ -80,7 +85,7 @@ func loadConfig() {
 	cfg.errBound = defaultErrBound
 	if v := os.Getenv("SPGO_CENSUS_ERROR"); v != "" {
 		e, err := strconv.ParseFloat(v, 64)
-		if err != nil || e < 0 || e > 100 {
+		if err != nil || !(e >= 0 && e <= 100) { // NaN fails both
 			cfg.problems = append(cfg.problems, fmt.Sprintf("SPGO_CENSUS_ERROR=%q: want a number from 0 to 100; using %g", v, defaultErrBound))
 		} else {
 			cfg.errBound = e
@@ -90,10 +95,15 @@ func loadConfig() {
 	if v := os.Getenv("SPGO_CENSUS"); v != "" {
 		i := slices.Index(censusNames[:], v)
 		if i < 0 {
-			cfg.problems = append(cfg.problems, fmt.Sprintf("SPGO_CENSUS=%q: want bounded, strand or off; using bounded", v))
+			cfg.problems = append(cfg.problems, fmt.Sprintf("SPGO_CENSUS=%q: want bounded, strand, off or oracle; using bounded", v))
 		} else {
 			cfg.census = i
 		}
+	}
+	if cfg.census == censusOracle {
+		// Every hooked object is followed one by one (a weak pointer
+		// each), whatever SPGO_TRACK says.
+		cfg.track = 1
 	}
 	mem.budget = cfg.minBudget
 }
@@ -130,12 +140,26 @@ type proot struct {
 	censuses int64
 	maxSince int64
 	lagged   int64
+	deferred int64 // bytes of deaths found late and charged at a join (descriptors aside)
+
+	// The self-check: the most the process's heap can have held during
+	// the root, above what it held when the root began (runtime/metrics
+	// at censuses, plus what was allocated after each).
+	based   bool  // base is set
+	base    int64 // live heap at the root's first census
+	lastObs int64 // live heap at the last census, less base
+	obsPeak int64 // max of lastObs plus the bytes allocated until the next census
+	shared  bool  // another root was open at a census: the heap was not this root's alone
 
 	done    bool
 	partial bool
 	res     *mhwm.Result
 	out     *profile.Root
 }
+
+// roots counts the roots open now (begun, not finished); the baton
+// holder's.
+var roots struct{ open int }
 
 // prof holds the roots of the run, in the order they began.
 var prof struct {
@@ -262,6 +286,7 @@ func beginRoot(t *Task, site Site) {
 	d := newDnode(r, nil, site)
 	d.direct = true
 	r.top, r.front = d, d
+	roots.open++
 	recBeginRoot(r, d)
 	prof.mu.Lock()
 	if prof.start.IsZero() {
@@ -286,6 +311,7 @@ func beginRoot(t *Task, site Site) {
 		metrics.Read(mem.samples[2:])
 		mem.baseline = max(0, int64(mem.samples[2].Value.Uint64())-ownLive())
 		mem.based = true
+		r.based, r.base = true, mem.baseline
 		mem.holder = d
 		noteRan(d)
 		return
@@ -339,6 +365,7 @@ func finishRoot(r *proot, partial bool) {
 		return
 	}
 	r.done, r.partial = true, partial
+	roots.open--
 	recEndRoot(r)
 	d := r.top
 	// Tasks that have not ended: their events so far count, then they
@@ -378,6 +405,7 @@ func (r *proot) build() profile.Root {
 		out.Reasons = append(out.Reasons, "the run ended early (panic, os.Exit or log.Fatal): figures cover what ran")
 	}
 	out.CensusLag = r.lagged
+	out.Reasons = append(out.Reasons, r.lateReasons(res)...)
 	if res.MHWM != nil && r.lagged*100 > res.MHWM[res.PMax] && r.lagged > lagExact {
 		out.Reasons = append(out.Reasons, fmt.Sprintf("%d bytes of small allocations by uninstrumented code (over 1%% of the figures and %d KiB) were seen only at a census and charged to the strand running then, possibly after the strand that made them", r.lagged, lagExact>>10))
 	}
@@ -396,6 +424,29 @@ func (r *proot) build() profile.Root {
 	r.lines(res, &out)
 	return out
 }
+
+// lateReasons says why r's figures may be too high because deaths were
+// charged late: the deaths charged at a join after a census found them
+// (each raises any figure by at most its bytes), and the self-check, a
+// serial peak above the most the process's heap can have held.
+func (r *proot) lateReasons(res *mhwm.Result) []string {
+	var out []string
+	top := res.SerialPeak
+	if res.MHWM != nil {
+		top = max(top, res.MHWM[res.PMax])
+	}
+	if r.deferred > slackOf(top) {
+		out = append(out, fmt.Sprintf("%d bytes of deaths were found only after the tasks that dropped them had ended, and are charged at a later join: any figure may be up to that much too high", r.deferred))
+	}
+	if r.based && !r.shared && r.censuses > 0 && res.SerialPeak > r.obsPeak+slackOf(r.obsPeak) {
+		out = append(out, fmt.Sprintf("self-check: the serial peak (%d bytes) is above the most the heap can have held during the root (%d bytes, runtime/metrics at censuses): deaths were charged late", res.SerialPeak, r.obsPeak))
+	}
+	return out
+}
+
+// slackOf is the difference between a figure and the truth that still
+// counts as exact: 3 % + 256 KiB.
+func slackOf(v int64) int64 { return v*3/100 + 256<<10 }
 
 // attributedQs are the processor counts the per-line table gives: 1,
 // the powers of two, pmax and the first q where MHWM_q reaches MHWM_pmax

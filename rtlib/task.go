@@ -72,7 +72,7 @@ func Fork(site Site) *Task { return forkIn(site, nil) }
 func forkIn(site Site, g any) *Task {
 	beat(site)
 	p := self()
-	if cfg.census == censusStrand && p.dn != nil {
+	if atBoundaries() && p.dn != nil {
 		census(p.dn, 0)
 	}
 	sched.mu.Lock()
@@ -113,12 +113,10 @@ func (t *Task) Return() {
 	// death is never late by more than one task (see acct.go).
 	if d := t.dn; d != nil && !d.detached {
 		switch cfg.census {
-		case censusStrand:
+		case censusStrand, censusOracle:
 			census(d, 0)
 		case censusBounded:
-			if d.bigLive >= max(cfg.minBudget, int64(float64(mem.water)*cfg.errBound)) {
-				census(d, 0)
-			}
+			endCensus(d)
 		}
 	}
 }

@@ -73,9 +73,10 @@ type Root struct {
 	Span    int64 `json:"span"`
 	Strands int64 `json:"strands"`
 	Spawns  int64 `json:"spawns"`
-	// Censuses is how many censuses ran; CensusError bounds, in bytes,
-	// how much a figure may be above the true model value because of
-	// when deaths were found.
+	// Censuses is how many censuses ran; CensusError is the most bytes
+	// allocated between two of them. It is not a bound on the figures'
+	// error: a root whose deaths were found late says so in Reasons
+	// (deaths charged at a later join, the serial-peak self-check).
 	Censuses    int64 `json:"censuses"`
 	CensusError int64 `json:"census_error_bytes"`
 	// CensusLag is how many bytes of small allocations by uninstrumented
