@@ -1,0 +1,83 @@
+package rtlib_test
+
+// accuracyCases is the accuracy corpus of testdata/accuracy (issue 21):
+// constructed programs of the shapes on which per-strand accounting goes
+// wrong, each with its analytic MHWM_p and serial peak (derived in the
+// comment at the top of the program's main.go). Every program is
+// series-parallel (sync.WaitGroup and errgroup only), so every figure
+// should be exact.
+//
+// The figures count spgo's model of goroutine descriptors (480 bytes per
+// goroutine from its go statement to its join, rtlib/dag.go
+// goroutineBytes) and leave out small objects the programs allocate
+// besides (closures, WaitGroups, result slices: at most 2 KiB, stated in
+// each header). regexp and mathbig leave out a few KiB per task of the
+// library's own state, which depends on its internals (see their
+// headers): their figures are lower bounds of the truth, which is within
+// slack of them.
+//
+// The serial figures were checked against the live heap of the
+// uninstrumented programs run child-first (runtime/metrics
+// /gc/heap/live:bytes after runtime.GC at the points where the
+// derivation puts the peak, less the heap at the start of main, at
+// GOMAXPROCS=1): the measured peak is the figure less the descriptors
+// plus 0 to 384 bytes (the small objects left out) for every program
+// but regexp and mathbig (+ε, as stated in their headers).
+var accuracyCases = []accCase{
+	{name: "mergesort", exact: true, serial: 4 * mib,
+		mhwm:  func(p int64) int64 { return 4*mib + 960*(min(p, 64)-1) },
+		lines: []lineCase{{mark: "// data", alloc: 2 * mib}}},
+	{name: "bintrees", exact: true, serial: 5_246_688,
+		mhwm: func(p int64) int64 { return 4_194_288 + min(p, 8)*1_048_560 + 8*480 }},
+	{name: "handoff", exact: true, serial: 8*mib + 8*480,
+		mhwm:  func(p int64) int64 { return max(8*mib, min(p, 8)*2*mib) + 8*480 },
+		lines: []lineCase{{mark: "// scratch", alloc: 16 * mib}}},
+	{name: "stdlibheavy", exact: true, serial: 2_102_016,
+		mhwm:  func(p int64) int64 { return min(p, 8)*2_098_176 + 8*480 },
+		lines: []lineCase{{mark: "// repeat", alloc: 8 * mib}}},
+	{name: "finegrain", exact: true, serial: 15_896,
+		mhwm: func(p int64) int64 { return 992*ancestors(p, 16) + 48*min(p, 1<<15) }},
+	{name: "bandbuf", exact: true, serial: 5_263_104,
+		mhwm: func(p int64) int64 { return 4*mib + min(p, 8)*1_064_960 + 8*480 },
+		lines: []lineCase{{mark: "// image", alloc: 4 * mib},
+			{mark: "// band", alloc: 8 * 1_064_960}}},
+	{name: "strconvkeep", exact: true, serial: 6_406_912,
+		mhwm: func(p int64) int64 { return 3_203_072 + 200_000*16 + 8*480 },
+		lines: []lineCase{{mark: "// slots", alloc: 3_203_072},
+			{mark: "// itoa", alloc: 200_000 * 16}}},
+	{name: "nested", exact: true, serial: 3_673_856,
+		mhwm: func(p int64) int64 { return 2*mib + min(p, 4)*(mib+4*480) + min(p, 16)*512*kib + 4*480 },
+		lines: []lineCase{{mark: "// level0", alloc: 2 * mib},
+			{mark: "// level1", alloc: 4 * mib},
+			{mark: "// leaf", alloc: 16 * 512 * kib}}},
+	{name: "regexp", exact: true, serial: 1_089_280,
+		mhwm:  func(p int64) int64 { return min(p, 8)*mib + 36_864 + 8*480 },
+		lines: []lineCase{{mark: "// text", alloc: 8 * mib}}},
+	{name: "mathbig", exact: true, serial: 1_052_416,
+		mhwm:  func(p int64) int64 { return min(p, 8)*mib + 8*480 },
+		lines: []lineCase{{mark: "// out", alloc: 8 * mib}}},
+	{name: "dropearly", exact: true, serial: 3_147_648,
+		mhwm:  func(p int64) int64 { return min(p, 4)*3*mib + 4*480 },
+		lines: []lineCase{{mark: "// first", alloc: 4 * 3 * mib}}},
+	{name: "parentdrop", exact: true, serial: 4_194_784,
+		mhwm: func(p int64) int64 { return 4*mib + min(p, 8)*mib + 9*480 },
+		lines: []lineCase{{mark: "// big", alloc: 4 * mib},
+			{mark: "// scratch", alloc: 8 * mib}}},
+	{name: "smallwork", exact: true, serial: 3_168_000,
+		mhwm:  func(p int64) int64 { return 2*mib + min(p, 8)*1_067_008 + 8*480 },
+		lines: []lineCase{{mark: "// item", alloc: 2 * mib}}},
+	{name: "errlimit", exact: true, serial: 2_104_832,
+		mhwm:  func(p int64) int64 { return 16*64*kib + min(p, 4)*mib + 16*480 },
+		lines: []lineCase{{mark: "// result", alloc: 16 * 64 * kib}}},
+}
+
+// ancestors is U(p) = Σ_{k<d} min(2^k, p): the most internal nodes of a
+// complete binary tree of depth d that p leaves can have as ancestors
+// (at most p of them at each depth).
+func ancestors(p, d int64) int64 {
+	var u int64
+	for k := range d {
+		u += min(int64(1)<<k, p)
+	}
+	return u
+}
