@@ -101,7 +101,11 @@ func (r *fileRewriter) constArgs(args []ast.Expr) bool {
 }
 
 // appendCall turns append(s, xs...) at a heap site into rt.Append(site, s,
-// xs...), and append(b, str...) into rt.AppendString(site, b, str).
+// xs...), or rt.SliceOf(w).Append(site, s, xs...) with a witness w of s's
+// type (see witness) when the values' types would not let Append infer
+// s's element type (see fitsParam), and
+// append(b, str...) into rt.AppendString(site, b, str), converting str
+// to string when its type is another string type.
 func (r *fileRewriter) appendCall(c *dstutil.Cursor, n *dst.CallExpr, ac *ast.CallExpr) {
 	if len(ac.Args) == 0 || r.kind(ac.Lparen) != escape.Heap {
 		return
@@ -109,16 +113,66 @@ func (r *fileRewriter) appendCall(c *dstutil.Cursor, n *dst.CallExpr, ac *ast.Ca
 	if r.isConst(ac.Args[0]) { // append(nil, ...) does not type-check; be safe
 		return
 	}
-	site := r.site(ac.Lparen, "Append")
-	if ac.Ellipsis.IsValid() && len(ac.Args) == 2 {
-		if b, ok := r.in.Info.TypeOf(ac.Args[1]).Underlying().(*types.Basic); ok && b.Info()&types.IsString != 0 {
-			r.replaceExpr(c, n, r.rtCall("AppendString", site, n.Args[0], n.Args[1]))
+	if ac.Ellipsis.IsValid() && len(ac.Args) == 2 && isString(coreOf(r.in.Info.TypeOf(ac.Args[1]))) {
+		r.appendString(c, n, ac)
+		return
+	}
+	var repl *dst.CallExpr
+	if r.appendFits(ac) {
+		repl = r.rtCall("Append", append([]dst.Expr{r.site(ac.Lparen, "Append")}, n.Args...)...)
+	} else {
+		w := r.witness(ac.Args[0], n.Args[0], ac.Lparen)
+		if w == nil {
+			r.warn(ac.Lparen, "append not instrumented: its values are not of the slice's element type, whose type cannot be named here (its growth is charged to the last marked call)")
 			return
 		}
+		repl = &dst.CallExpr{Fun: &dst.SelectorExpr{X: r.rtCall("SliceOf", w), Sel: dst.NewIdent("Append")},
+			Args: append([]dst.Expr{r.site(ac.Lparen, "Append")}, n.Args...)}
 	}
-	repl := r.rtCall("Append", append([]dst.Expr{site}, n.Args...)...)
 	repl.Ellipsis = n.Ellipsis
 	r.replaceExpr(c, n, repl)
+}
+
+// appendFits reports whether rt.Append infers its type parameters from
+// the slice of append(s, xs...) alone: every value fits the element type
+// (fitsParam), or the spread slice is of type []E exactly.
+func (r *fileRewriter) appendFits(ac *ast.CallExpr) bool {
+	elem := elemType(r.in.Info.TypeOf(ac.Args[0]))
+	if elem == nil {
+		return false
+	}
+	if ac.Ellipsis.IsValid() {
+		return r.isConst(ac.Args[1]) || types.Identical(r.in.Info.TypeOf(ac.Args[1]), types.NewSlice(elem))
+	}
+	for _, x := range ac.Args[1:] {
+		if !r.fitsParam(x, elem) {
+			return false
+		}
+	}
+	return true
+}
+
+// appendString turns append(b, str...) into rt.AppendString(site, b,
+// str), with string(str) for a str of a defined string type or a type
+// parameter.
+func (r *fileRewriter) appendString(c *dstutil.Cursor, n *dst.CallExpr, ac *ast.CallExpr) {
+	str := n.Args[1]
+	if !r.fitsParam(ac.Args[1], types.Typ[types.String]) {
+		if !r.universal("string", ac.Lparen) {
+			r.warn(ac.Lparen, "append not instrumented: its string cannot be converted here (string is redeclared)")
+			return
+		}
+		str = &dst.CallExpr{Fun: dst.NewIdent("string"), Args: []dst.Expr{str}}
+	}
+	r.replaceExpr(c, n, r.rtCall("AppendString", r.site(ac.Lparen, "Append"), n.Args[0], str))
+}
+
+// coreOf is coreType, nil for nil.
+func coreOf(t types.Type) types.Type {
+	if t == nil {
+		return nil
+	}
+	return coreType(t)
 }
 
 // conversion instruments string(b), string(runes), []byte(s), []rune(s)
@@ -135,7 +189,7 @@ func (r *fileRewriter) conversion(c *dstutil.Cursor, n *dst.CallExpr, ac *ast.Ca
 	switch {
 	case isString(to) && (isByteOrRuneSlice(from) || isInteger(from)):
 		if r.kind(p) == escape.Heap {
-			r.replaceExpr(c, n, r.rtCall("String", r.site(p, "String"), n))
+			r.replaceExpr(c, n, r.rtCall(stringHook(to), r.site(p, "String"), n))
 		}
 	case isByteOrRuneSlice(to) && isString(from):
 		if r.kind(p) == escape.Heap {
@@ -144,7 +198,19 @@ func (r *fileRewriter) conversion(c *dstutil.Cursor, n *dst.CallExpr, ac *ast.Ca
 	}
 }
 
+// stringHook is the hook for a string of type t: String for string,
+// TypedString, which keeps the type, for a defined string type.
+func stringHook(t types.Type) string {
+	if types.Identical(t, types.Typ[types.String]) {
+		return "String"
+	}
+	return "TypedString"
+}
+
 func isString(t types.Type) bool {
+	if t == nil {
+		return false
+	}
 	b, ok := t.Underlying().(*types.Basic)
 	return ok && b.Info()&types.IsString != 0
 }
@@ -198,12 +264,17 @@ func (r *fileRewriter) concat(c *dstutil.Cursor, n *dst.BinaryExpr) {
 	if r.kind(ab.OpPos) != escape.Heap {
 		return
 	}
-	r.replaceExpr(c, n, r.rtCall("String", r.site(ab.OpPos, "String"), n))
+	r.replaceExpr(c, n, r.rtCall(stringHook(r.in.Info.TypeOf(ab)), r.site(ab.OpPos, "String"), n))
 }
 
 // assign instruments s += t for strings, which the compiler never
-// reports and always allocates, when s can be evaluated twice.
+// reports and always allocates, when s can be evaluated twice, and splits
+// the comma-ok receives that unary left to it.
 func (r *fileRewriter) assign(c *dstutil.Cursor, n *dst.AssignStmt) {
+	if ch, ok := r.recvOK[n]; ok {
+		r.splitRecvOK(c, n, ch)
+		return
+	}
 	as, _ := r.astOf(n).(*ast.AssignStmt)
 	if as == nil || as.Tok != token.ADD_ASSIGN || len(as.Lhs) != 1 {
 		return
@@ -213,7 +284,7 @@ func (r *fileRewriter) assign(c *dstutil.Cursor, n *dst.AssignStmt) {
 	}
 	sum := &dst.BinaryExpr{X: dst.Clone(n.Lhs[0]).(dst.Expr), Op: token.ADD, Y: n.Rhs[0]}
 	n.Tok = token.ASSIGN
-	n.Rhs[0] = r.rtCall("String", r.site(as.TokPos, "String"), sum)
+	n.Rhs[0] = r.rtCall(stringHook(r.in.Info.TypeOf(as.Lhs[0])), r.site(as.TokPos, "String"), sum)
 }
 
 // pure reports whether e can be evaluated twice with the same effect:

@@ -100,6 +100,9 @@ type fileRewriter struct {
 	// pendingBefore and pendingAfter are statements to insert around an
 	// expression statement once it has been visited.
 	pendingBefore, pendingAfter map[dst.Node][]dst.Stmt
+	// recvOK holds the channels of comma-ok receives whose statement must
+	// be split (splitRecvOK), by statement.
+	recvOK map[*dst.AssignStmt]dst.Expr
 	// replaced are the functions of package-level calls replaced by rtlib
 	// calls (time.Sleep, runtime.GOMAXPROCS): their imports may have lost
 	// their last use.
@@ -144,6 +147,7 @@ func File(in Input) (*Output, error) {
 		selectSwitch:  map[*dst.BlockStmt]*dst.SwitchStmt{},
 		pendingBefore: map[dst.Node][]dst.Stmt{},
 		pendingAfter:  map[dst.Node][]dst.Stmt{},
+		recvOK:        map[*dst.AssignStmt]dst.Expr{},
 	}
 	r.rewrite()
 	out := &Output{Changed: r.changed, Sites: r.sites, Warnings: r.warns}

@@ -64,11 +64,20 @@ func (r *fileRewriter) goStmt(c *dstutil.Cursor, g *dst.GoStmt) {
 		args = cloneExprs(names)
 	} else {
 		for i, a := range call.Args {
-			if ae := r.astExpr(a); ae == nil || r.isConst(ae) {
-				args = append(args, a) // a constant, or a site number
+			ae := r.astExpr(a)
+			if ae == nil || r.stable(ae) {
+				args = append(args, a) // a constant, a function, or a site number
 				continue
 			}
-			args = append(args, temp("a"+strconv.Itoa(i), a))
+			name := r.in.Names.name("a" + strconv.Itoa(i))
+			init, use, ok := r.operandTemp(ae, a, name)
+			if !ok {
+				r.warn(ag.Go, "go statement not instrumented: argument %d is an untyped expression of a type that cannot be named here", i+1)
+				return
+			}
+			lhs = append(lhs, dst.NewIdent(name))
+			rhs = append(rhs, init)
+			args = append(args, use)
 		}
 		if len(lhs) > 0 {
 			stmts = append(stmts, &dst.AssignStmt{Lhs: lhs, Tok: token.DEFINE, Rhs: rhs})

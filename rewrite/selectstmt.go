@@ -69,11 +69,16 @@ func (r *fileRewriter) selectStmt(c *dstutil.Cursor, n *dst.SelectStmt) {
 			preL = append(preL, dst.NewIdent(ch))
 			preR = append(preR, cm.Chan)
 			val := cm.Value
-			if !r.isConst(acc.Comm.(*ast.SendStmt).Value) {
+			if av := acc.Comm.(*ast.SendStmt).Value; !r.stable(av) {
 				v := names.name("v" + strconv.Itoa(k))
+				init, use, ok := r.operandTemp(av, cm.Value, v)
+				if !ok {
+					r.warn(as.Select, "select not instrumented: case %d sends an untyped expression of a type that cannot be named here", k+1)
+					return
+				}
 				preL = append(preL, dst.NewIdent(v))
-				preR = append(preR, cm.Value)
-				val = dst.NewIdent(v)
+				preR = append(preR, init)
+				val = use
 			}
 			comm = &dst.SendStmt{Chan: dst.NewIdent(ch), Value: val}
 		case *dst.ExprStmt:
@@ -95,7 +100,16 @@ func (r *fileRewriter) selectStmt(c *dstutil.Cursor, n *dst.SelectStmt) {
 				tmpDecl = append(tmpDecl, &dst.AssignStmt{Lhs: []dst.Expr{dst.NewIdent(okv)}, Tok: token.DEFINE,
 					Rhs: []dst.Expr{dst.NewIdent("false")}})
 				lhs = append(lhs, dst.NewIdent(okv))
-				rhs = append(rhs, dst.NewIdent(okv))
+				okUse := dst.Expr(dst.NewIdent(okv))
+				if aa := acc.Comm.(*ast.AssignStmt); r.okNotBool(cm) {
+					// The untyped boolean of the receive was assigned to a
+					// variable of a defined boolean type.
+					if okUse = r.convertTo(r.in.Info.TypeOf(aa.Lhs[1]), aa.Pos(), okUse); okUse == nil {
+						r.warn(as.Select, "select not instrumented: case %d assigns its ok value to a variable of a boolean type that cannot be named here", k+1)
+						return
+					}
+				}
+				rhs = append(rhs, okUse)
 			}
 			comm = &dst.AssignStmt{Lhs: lhs, Tok: token.ASSIGN, Rhs: []dst.Expr{&dst.UnaryExpr{Op: token.ARROW, X: dst.NewIdent(ch)}}}
 			prologue = []dst.Stmt{&dst.AssignStmt{Lhs: cm.Lhs, Tok: cm.Tok, Rhs: rhs}}
