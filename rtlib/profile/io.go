@@ -8,7 +8,6 @@ import (
 	"io"
 	"maps"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -26,42 +25,16 @@ func Encode(w io.Writer, p *Profile) error {
 	return err
 }
 
-// WriteFile writes p to path atomically: into a temporary file in the
-// same directory, synced, then renamed over path, so that a reader (or a
-// run killed half way) never sees a half-written profile.
-func WriteFile(path string, p *Profile) (err error) {
+// WriteFile writes p to path atomically, as WriteBytes does: a reader
+// (or a run killed half way) never sees a half-written profile; a
+// symbolic link is written through and a device or FIFO in place.
+func WriteFile(path string, p *Profile) error {
 	var buf bytes.Buffer
 	if err := Encode(&buf, p); err != nil {
 		return err
 	}
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	f, err := os.CreateTemp(dir, "."+base+".tmp*")
-	if err != nil {
-		return fmt.Errorf("write profile: %w", err)
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if err := f.Chmod(0o644); err != nil { // CreateTemp makes it 0600
-		return fmt.Errorf("write profile: %w", err)
-	}
-	if _, err := f.Write(buf.Bytes()); err != nil {
-		return fmt.Errorf("write profile: %w", err)
-	}
-	if err := f.Sync(); err != nil {
-		return fmt.Errorf("write profile: %w", err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("write profile: %w", err)
-	}
-	if err := os.Rename(f.Name(), path); err != nil {
-		return fmt.Errorf("write profile: %w", err)
+	if err := WriteBytes(path, buf.Bytes()); err != nil {
+		return fmt.Errorf("write profile %s: %w", path, err)
 	}
 	return nil
 }
