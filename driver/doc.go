@@ -10,7 +10,9 @@
 // github.com/spgo/spgo/rtlib, extracted from the source embedded in the
 // spbuild binary). In a go.work workspace a generated workspace file
 // takes the place of the -modfile. The user's tree, go.mod, go.sum and
-// go.work are only read.
+// go.work are only read: the go commands that list and analyse the
+// packages get a -modfile too (a private copy of go.mod), so that
+// -mod=mod, as a flag or in GOFLAGS, edits copies only.
 //
 // Prepared entries are cached by a hash of everything the rewrite depends
 // on (the instrumented packages' files, go.mod and go.sum, the toolchain,

@@ -81,6 +81,25 @@ func (m *module) genModFile(dir, rtDir string) (string, error) {
 	return modPath, nil
 }
 
+// copyModFile copies the user's go.mod and go.sum into dir unchanged and
+// returns the copy's path, for -modfile: the go command resolves
+// relative replacements against the module's root, not the file's
+// directory, and a vendor/modules.txt still matches the copy.
+func (m *module) copyModFile(dir string) (string, error) {
+	data, err := os.ReadFile(m.GoMod)
+	if err != nil {
+		return "", fmt.Errorf("read go.mod: %w", err)
+	}
+	modPath := filepath.Join(dir, "go.mod")
+	if err := os.WriteFile(modPath, data, 0o644); err != nil {
+		return "", fmt.Errorf("write modfile: %w", err)
+	}
+	if err := copySum(filepath.Join(m.Root, "go.sum"), filepath.Join(dir, "go.sum")); err != nil {
+		return "", err
+	}
+	return modPath, nil
+}
+
 // addRuntime edits a go.mod: relative replacements absolute (against
 // root), and the runtime required and replaced by rtDir.
 func addRuntime(f *modfile.File, root, rtDir string) error {

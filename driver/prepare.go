@@ -108,7 +108,14 @@ func Prepare(ctx context.Context, cfg Config, patterns ...string) (*Prepared, er
 	if err != nil {
 		return nil, err
 	}
-	pkgs, err := listPackages(ctx, dir, env, cfg, patterns)
+	// Every go command before the build reads a copy of go.mod, so that
+	// -mod=mod (a flag or GOFLAGS) edits the copy, never the user's.
+	lcfg, cleanup, err := withListModFile(cfg, m)
+	if err != nil {
+		return nil, err
+	}
+	defer cleanup()
+	pkgs, err := listPackages(ctx, dir, env, lcfg, patterns)
 	if err != nil {
 		return nil, err
 	}
@@ -128,18 +135,17 @@ func Prepare(ctx context.Context, cfg Config, patterns ...string) (*Prepared, er
 		p.Cached, p.Files, p.Warnings = true, meta.Files, meta.Warnings
 		logf(cfg.Log, "spbuild: %d instrumented file(s) from the cache (%s)\n", p.Files, p.Entry)
 	} else {
-		if err := buildEntry(ctx, cfg, env, dir, cache, m, pkgs, p); err != nil {
+		if err := buildEntry(ctx, lcfg, env, dir, cache, m, pkgs, p); err != nil {
 			return nil, err
 		}
 	}
 	overlay := filepath.Join(p.Entry, "overlay", "overlay.json")
 	p.Flags = []string{"-overlay=" + overlay}
 	switch {
-	case !m.injected():
-	case m.Work != "":
-		p.Env = setEnv(env, "GOWORK", filepath.Join(p.Entry, "go.work"))
-	default:
+	case m.Work == "":
 		p.Flags = append(p.Flags, "-modfile="+filepath.Join(p.Entry, "go.mod"))
+	case m.injected():
+		p.Env = setEnv(env, "GOWORK", filepath.Join(p.Entry, "go.work"))
 	}
 	if m.Vendor && m.injected() {
 		// vendor/modules.txt cannot be overlaid: build from the module
@@ -338,25 +344,8 @@ func buildEntry(ctx context.Context, cfg Config, env []string, dir, cache string
 	if err := relocateOverlay(filepath.Join(tmp, "overlay"), final); err != nil {
 		return err
 	}
-	if m.injected() {
-		goLine := m.GoLine
-		if m.Work != "" {
-			if goLine, err = m.workGoLine(); err != nil {
-				return err
-			}
-		}
-		rt, err := extractRuntime(cache, goLine)
-		if err != nil {
-			return err
-		}
-		if m.Work != "" {
-			_, err = m.genWorkFile(tmp, rt)
-		} else {
-			_, err = m.genModFile(tmp, rt)
-		}
-		if err != nil {
-			return err
-		}
+	if err := writeModFiles(cache, tmp, m); err != nil {
+		return err
 	}
 	meta, err := json.Marshal(entryMeta{Files: len(res.Files), Warnings: res.Warnings})
 	if err != nil {
@@ -397,4 +386,57 @@ func relocateOverlay(dir, final string) error {
 		return err
 	}
 	return os.WriteFile(file, out, 0o644)
+}
+
+// writeModFiles writes into an entry's directory the files that select
+// the instrumented build: a go.mod that adds the runtime (or a go.work,
+// in a workspace), or for spgo's own module a copy of its go.mod.
+func writeModFiles(cache, dir string, m *module) error {
+	if !m.injected() {
+		if m.Work != "" {
+			return nil
+		}
+		_, err := m.copyModFile(dir)
+		return err
+	}
+	goLine := m.GoLine
+	if m.Work != "" {
+		var err error
+		if goLine, err = m.workGoLine(); err != nil {
+			return err
+		}
+	}
+	rt, err := extractRuntime(cache, goLine)
+	if err != nil {
+		return err
+	}
+	if m.Work != "" {
+		_, err = m.genWorkFile(dir, rt)
+	} else {
+		_, err = m.genModFile(dir, rt)
+	}
+	return err
+}
+
+// withListModFile returns cfg with a -modfile flag naming a private copy
+// of the user's go.mod and go.sum, for the go commands that list and
+// analyse the packages, and a function that removes the copy. In a
+// workspace (where -modfile is not allowed, nor is -mod=mod) cfg is
+// returned as it is.
+func withListModFile(cfg Config, m *module) (Config, func(), error) {
+	if m.Work != "" {
+		return cfg, func() {}, nil
+	}
+	dir, err := os.MkdirTemp("", "spbuild-mod-*")
+	if err != nil {
+		return cfg, nil, fmt.Errorf("copy of go.mod: %w", err)
+	}
+	cleanup := func() { os.RemoveAll(dir) }
+	mf, err := m.copyModFile(dir)
+	if err != nil {
+		cleanup()
+		return cfg, nil, err
+	}
+	cfg.BuildFlags = append([]string{"-modfile=" + mf}, cfg.BuildFlags...)
+	return cfg, cleanup, nil
 }
