@@ -113,6 +113,11 @@ func Packages(ctx context.Context, cfg Config, patterns ...string) (*Result, err
 		return pkgs[i].ID < pkgs[j].ID
 	})
 	out := &Result{Files: map[string]*Output{}, Escape: escRes}
+	if escRes != nil {
+		var lost []Warning
+		esc, lost = conservative(esc, escRes, pkgs)
+		out.Warnings = append(out.Warnings, lost...)
+	}
 	done := map[string]bool{}
 	instrumented := map[string]bool{}
 	for _, p := range pkgs {

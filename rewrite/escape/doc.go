@@ -156,6 +156,12 @@
 // in one build write the same files, so Run gives each its own go
 // command. Within one package a file whose base name is that of another
 // file with diagnostics (a generic function of another package
-// instantiated here, such as slices.Insert from slices.go) overwrites it;
-// Run then fails rather than lose the copies logged there.
+// instantiated here, such as slices.Insert from slices.go, or maps.Keys
+// and slices.Sorted, both from an iter.go) overwrites it. The copies
+// logged there are lost: -m reports them at the call they were inlined at
+// and nothing names their sites. Result.Lost lists them, and
+// Result.InlinedAt tells which calls the compiler inlined, so that the
+// caller can count the code inlined at such a call conservatively
+// (package rewrite counts its stack sites as heap and warns). A build
+// never fails for it.
 package escape

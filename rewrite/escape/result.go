@@ -10,7 +10,9 @@ import (
 // Result holds one decision per position: the strongest of the decisions
 // reported there.
 type Result struct {
-	files map[string][]Site // sorted by line, col
+	files   map[string][]Site // sorted by line, col
+	lost    []Site
+	inlined map[position]bool
 }
 
 // NewResult merges sites by position. The merged site has the strongest
@@ -68,6 +70,28 @@ func (r *Result) Lookup(file string, line, col int) (Site, bool) {
 // Sites returns the decisions in file, sorted by line and column.
 func (r *Result) Sites(file string) []Site {
 	return slices.Clone(r.files[filepath.Clean(file)])
+}
+
+// Lost returns the escaping copies of inlined code whose site Run could
+// not find, because the compiler's optimisation log that names it was
+// overwritten (see the package documentation): each is the decision -m
+// reports at the outermost call the copy was inlined at (File, Line and
+// Col are that call's, or the declaration of a generic function whose
+// instantiation inlined it), with the copy's Expr and Kind. Their sites
+// are in the code inlined there; the decisions Lookup returns for that
+// code do not count these copies. Sorted by position.
+func (r *Result) Lost() []Site {
+	lost := slices.Clone(r.lost)
+	slices.SortFunc(lost, func(a, b Site) int {
+		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Col, b.Col), cmp.Compare(a.Expr, b.Expr))
+	})
+	return slices.CompactFunc(lost, func(a, b Site) bool { return a == b })
+}
+
+// InlinedAt reports whether the compiler inlined a call reported at the
+// position (the '(' of the call), in some function it compiled with -m.
+func (r *Result) InlinedAt(file string, line, col int) bool {
+	return r.inlined[position{filepath.Clean(file), line, col}]
 }
 
 // Files returns the files that have decisions, sorted.

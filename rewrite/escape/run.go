@@ -59,14 +59,27 @@ func Run(ctx context.Context, dir string, opts Options, patterns ...string) (*Re
 	if what == "" {
 		what = "."
 	}
-	sites, err := run(ctx, dir, opts, patterns)
+	a, err := run(ctx, dir, opts, patterns)
 	if err != nil {
 		return nil, fmt.Errorf("escape analysis of %s: %w", what, err)
 	}
-	return NewResult(sites), nil
+	r := NewResult(a.sites)
+	r.lost = a.lost
+	r.inlined = make(map[position]bool)
+	for _, p := range a.inlined {
+		r.inlined[p] = true
+	}
+	return r, nil
 }
 
-func run(ctx context.Context, dir string, opts Options, patterns []string) ([]Site, error) {
+// analysis is what the go commands of a Run find.
+type analysis struct {
+	sites   []Site     // the decisions, with escaping inlined copies at their sites
+	lost    []Site     // escaping inlined copies whose site is not known (lostCopies)
+	inlined []position // the calls inlined ("inlining call to f")
+}
+
+func run(ctx context.Context, dir string, opts Options, patterns []string) (*analysis, error) {
 	dir, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
@@ -130,12 +143,12 @@ func plan(pkgs []listed, patterns []string, tests bool) []job {
 	return jobs
 }
 
-// analyseAll runs the jobs, several at a time, and returns their sites
-// in job order, or the error of the first job that failed.
-func (g *goTool) analyseAll(ctx context.Context, jobs []job) ([]Site, error) {
+// analyseAll runs the jobs, several at a time, and returns what they
+// found in job order, or the error of the first job that failed.
+func (g *goTool) analyseAll(ctx context.Context, jobs []job) (*analysis, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	sites := make([][]Site, len(jobs))
+	found := make([]*analysis, len(jobs))
 	errs := make([]error, len(jobs))
 	limit := make(chan struct{}, max(1, runtime.GOMAXPROCS(0)/2))
 	var wg sync.WaitGroup
@@ -145,7 +158,7 @@ func (g *goTool) analyseAll(ctx context.Context, jobs []job) ([]Site, error) {
 			defer wg.Done()
 			limit <- struct{}{}
 			defer func() { <-limit }()
-			sites[i], errs[i] = g.analyse(ctx, j.mode, j.args)
+			found[i], errs[i] = g.analyse(ctx, j.mode, j.args)
 			if errs[i] != nil {
 				cancel()
 			}
@@ -163,7 +176,13 @@ func (g *goTool) analyseAll(ctx context.Context, jobs []job) ([]Site, error) {
 			return nil, err // the caller canceled
 		}
 	}
-	return slices.Concat(sites...), nil
+	all := &analysis{}
+	for _, a := range found {
+		all.sites = append(all.sites, a.sites...)
+		all.lost = append(all.lost, a.lost...)
+		all.inlined = append(all.inlined, a.inlined...)
+	}
+	return all, nil
 }
 
 // buildFlags checks the user's flags of the go command.
@@ -205,7 +224,7 @@ func (g *goTool) command(ctx context.Context, args []string, stdout, stderr io.W
 
 // analyse compiles pkgs with `go build` or `go test -c` and returns the
 // decisions, with escaping inlined copies attributed to their sites.
-func (g *goTool) analyse(ctx context.Context, mode string, pkgs []string) ([]Site, error) {
+func (g *goTool) analyse(ctx context.Context, mode string, pkgs []string) (*analysis, error) {
 	logDir, err := os.MkdirTemp("", "spgo-escape-")
 	if err != nil {
 		return nil, err
@@ -240,10 +259,11 @@ func (g *goTool) analyse(ctx context.Context, mode string, pkgs []string) ([]Sit
 	if err != nil {
 		return nil, err
 	}
-	if err := checkLogs(out, found); err != nil {
-		return nil, err
+	a := &analysis{sites: append(out.sites, found.inlined...), lost: lostCopies(out, found)}
+	for p := range out.inlineCalls {
+		a.inlined = append(a.inlined, p)
 	}
-	return append(out.sites, found.inlined...), nil
+	return a, nil
 }
 
 // quote formats the first lines of a failed build's output.
@@ -257,24 +277,22 @@ func quote(lines []string) string {
 	return ":\n" + strings.Join(lines, "\n")
 }
 
-// checkLogs verifies that the optimisation log accounts for every escape
-// -m reports at a call that the compiler inlined. It may not: the compiler
-// names a package's log files after their base names only, and a file
-// whose name is that of another file with diagnostics in the same
-// package (a generic function of another package instantiated here, say)
-// overwrites it. Then an escaping inlined copy could not be attributed to
-// its site, and Run fails rather than undercount.
-func checkLogs(out *output, found *logs) error {
-	var lost []string
+// lostCopies returns the escapes -m reports at a call that the compiler
+// inlined and that the optimisation log does not account for. The
+// compiler names a package's log files after their base names only, and
+// a file whose name is that of another file with diagnostics in the same
+// package (maps/iter.go and slices/iter.go, both instantiated here, say)
+// overwrites it. Such an escaping copy cannot be attributed to its site:
+// Result.Lost reports it at the call, and the caller must count the code
+// inlined there conservatively.
+func lostCopies(out *output, found *logs) []Site {
+	var lost []Site
 	for _, s := range out.sites {
 		if s.Kind.Escapes() && out.inlineCalls[s.pos()] && !found.escapes[s.pos()] {
-			lost = append(lost, s.String())
+			lost = append(lost, s)
 		}
 	}
-	if len(lost) == 0 {
-		return nil
-	}
-	return fmt.Errorf("the compiler's -json log lacks escapes of inlined code that -m reports (was its file overwritten by another of the same name?)%s", quote(lost))
+	return lost
 }
 
 // joinFlags quotes flags for -gcflags the way the go command splits them.

@@ -1,0 +1,3 @@
+module lost
+
+go 1.25
