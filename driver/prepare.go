@@ -115,29 +115,10 @@ func Prepare(ctx context.Context, cfg Config, patterns ...string) (*Prepared, er
 		return nil, err
 	}
 	defer cleanup()
-	pkgs, err := listPackages(ctx, dir, env, lcfg, patterns)
-	if err != nil {
+	p := &Prepared{Module: m.Path, Root: m.Root, Env: env}
+	j := &job{cfg: cfg, lcfg: lcfg, env: env, dir: dir, cache: cache, ge: ge, m: m, patterns: patterns}
+	if err := j.entry(ctx, p); err != nil {
 		return nil, err
-	}
-	if len(pkgs) == 0 {
-		return nil, fmt.Errorf("no package of the main module matches %s: spbuild instruments the main module's packages (use -instrument for others)", strings.Join(patterns, " "))
-	}
-	key, err := entryKey(ge, m, cfg, patterns, pkgs)
-	if err != nil {
-		return nil, err
-	}
-	p := &Prepared{Module: m.Path, Root: m.Root, Env: env, Packages: map[string]string{}}
-	for _, lp := range pkgs {
-		p.Packages[lp.ImportPath] = lp.Dir
-	}
-	p.Entry = filepath.Join(cache, "entries", key)
-	if meta, err := readEntry(p.Entry); err == nil {
-		p.Cached, p.Files, p.Warnings = true, meta.Files, meta.Warnings
-		logf(cfg.Log, "spbuild: %d instrumented file(s) from the cache (%s)\n", p.Files, p.Entry)
-	} else {
-		if err := buildEntry(ctx, lcfg, env, dir, cache, m, pkgs, p); err != nil {
-			return nil, err
-		}
 	}
 	overlay := filepath.Join(p.Entry, "overlay", "overlay.json")
 	p.Flags = []string{"-overlay=" + overlay}
@@ -235,7 +216,7 @@ func listPackages(ctx context.Context, dir string, env []string, cfg Config, pat
 }
 
 // entryKey hashes everything a rewrite depends on.
-func entryKey(ge *goEnv, m *module, cfg Config, patterns []string, pkgs []listPkg) (string, error) {
+func entryKey(ge *goEnv, m *module, cfg Config, patterns []string, pkgs []listPkg, st sourceState) (string, error) {
 	h := sha256.New()
 	field := func(s string) { fmt.Fprintf(h, "%d:%s;", len(s), s) }
 	field("spgo-entry-v1")
@@ -253,30 +234,21 @@ func entryKey(ge *goEnv, m *module, cfg Config, patterns []string, pkgs []listPk
 			field(s)
 		}
 	}
-	for _, f := range []string{m.GoMod, filepath.Join(m.Root, "go.sum"), m.Work, m.Work + ".sum"} {
-		if f == "" || f == ".sum" {
-			continue
-		}
-		data, err := os.ReadFile(f)
-		if err != nil && !errors.Is(err, os.ErrNotExist) {
-			return "", err
-		}
+	for _, f := range m.files() {
 		field(f)
-		h.Write(data)
+		sum := st[f].sum
+		h.Write(sum[:])
 	}
 	for _, lp := range pkgs {
 		field(lp.ImportPath)
 		field(lp.Dir)
-		for _, list := range [][]string{lp.GoFiles, lp.CgoFiles, lp.TestGoFiles, lp.XTestGoFiles} {
-			for _, name := range list {
-				data, err := os.ReadFile(filepath.Join(lp.Dir, name))
-				if err != nil {
-					return "", fmt.Errorf("hash %s: %w", name, err)
-				}
-				field(name)
-				sum := sha256.Sum256(data)
-				h.Write(sum[:])
+		for _, name := range lp.files() {
+			f := st[filepath.Join(lp.Dir, name)]
+			if f.missing {
+				return "", fmt.Errorf("hash %s: %w", filepath.Join(lp.Dir, name), os.ErrNotExist)
 			}
+			field(name)
+			h.Write(f.sum[:])
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil)[:16]), nil
@@ -299,123 +271,6 @@ func selfHash() (string, error) {
 		return "", fmt.Errorf("cache key: %w", err)
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
-}
-
-// entryMeta is written last into a cache entry: its presence means the
-// entry is complete.
-type entryMeta struct {
-	Files    int
-	Warnings []rewrite.Warning
-}
-
-func readEntry(dir string) (*entryMeta, error) {
-	data, err := os.ReadFile(filepath.Join(dir, "meta.json"))
-	if err != nil {
-		return nil, err
-	}
-	var m entryMeta
-	if err := json.Unmarshal(data, &m); err != nil {
-		return nil, err
-	}
-	return &m, nil
-}
-
-// buildEntry rewrites the packages and writes a complete cache entry at
-// p.Entry (in a temporary directory renamed into place).
-func buildEntry(ctx context.Context, cfg Config, env []string, dir, cache string, m *module, pkgs []listPkg, p *Prepared) error {
-	paths := make([]string, len(pkgs))
-	for i, lp := range pkgs {
-		paths[i] = lp.ImportPath
-	}
-	res, err := rewrite.Packages(ctx, rewrite.Config{Dir: dir, Tests: cfg.Tests, BuildFlags: cfg.BuildFlags, Env: env}, paths...)
-	if err != nil {
-		return err
-	}
-	tmp, err := os.MkdirTemp(filepath.Join(cache, "entries"), ".new-*")
-	if err != nil {
-		return fmt.Errorf("cache: %w", err)
-	}
-	defer os.RemoveAll(tmp)
-	// The overlay's file names are fixed by its final place.
-	final := p.Entry
-	if _, err := res.WriteOverlay(filepath.Join(tmp, "overlay")); err != nil {
-		return err
-	}
-	if err := relocateOverlay(filepath.Join(tmp, "overlay"), final); err != nil {
-		return err
-	}
-	if err := writeModFiles(cache, tmp, m); err != nil {
-		return err
-	}
-	meta, err := json.Marshal(entryMeta{Files: len(res.Files), Warnings: res.Warnings})
-	if err != nil {
-		return err
-	}
-	if err := os.WriteFile(filepath.Join(tmp, "meta.json"), meta, 0o644); err != nil {
-		return fmt.Errorf("cache: %w", err)
-	}
-	os.RemoveAll(final) // an incomplete entry
-	if err := os.Rename(tmp, final); err != nil {
-		if _, rerr := readEntry(final); rerr != nil {
-			return fmt.Errorf("cache: %w", err)
-		}
-	}
-	p.Files, p.Warnings = len(res.Files), res.Warnings
-	logf(cfg.Log, "spbuild: instrumented %d file(s)\n", p.Files)
-	return nil
-}
-
-// relocateOverlay rewrites overlay.json in dir (written in a temporary
-// directory) so that its replacement paths point into the entry's final
-// directory.
-func relocateOverlay(dir, final string) error {
-	file := filepath.Join(dir, "overlay.json")
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return err
-	}
-	var ov struct{ Replace map[string]string }
-	if err := json.Unmarshal(data, &ov); err != nil {
-		return fmt.Errorf("overlay: %w", err)
-	}
-	for k, v := range ov.Replace {
-		ov.Replace[k] = filepath.Join(final, "overlay", filepath.Base(v))
-	}
-	out, err := json.MarshalIndent(ov, "", "\t")
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(file, out, 0o644)
-}
-
-// writeModFiles writes into an entry's directory the files that select
-// the instrumented build: a go.mod that adds the runtime (or a go.work,
-// in a workspace), or for spgo's own module a copy of its go.mod.
-func writeModFiles(cache, dir string, m *module) error {
-	if !m.injected() {
-		if m.Work != "" {
-			return nil
-		}
-		_, err := m.copyModFile(dir)
-		return err
-	}
-	goLine := m.GoLine
-	if m.Work != "" {
-		var err error
-		if goLine, err = m.workGoLine(); err != nil {
-			return err
-		}
-	}
-	rt, err := extractRuntime(cache, goLine)
-	if err != nil {
-		return err
-	}
-	if m.Work != "" {
-		_, err = m.genWorkFile(dir, rt)
-	} else {
-		_, err = m.genModFile(dir, rt)
-	}
-	return err
 }
 
 // withListModFile returns cfg with a -modfile flag naming a private copy
