@@ -18,6 +18,10 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files of testdata/rewrite")
 
+// Every rewrite in the tests checks that the nodes of the original file
+// map back to their lines (verifyLines).
+func init() { checkLines = true }
+
 // TestGolden rewrites each testdata/rewrite/*.go (a program of its own)
 // and compares the output with the .golden file beside it; with -update
 // it writes the golden files. Absolute paths are written as $DIR. Every
@@ -148,7 +152,7 @@ func checkOutput(t *testing.T, file string, src []byte) {
 			t.Fatal(err)
 		}
 		m := map[int]bool{}
-		for _, n := range stmtsOf(f) {
+		for _, n := range nodesOf(f, stmtOrDecl) {
 			p := fset.Position(n.Pos())
 			if p.Filename == file {
 				m[p.Line] = true

@@ -7,6 +7,8 @@ import (
 	"go/format"
 	"go/parser"
 	"go/token"
+	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -109,9 +111,15 @@ func (r *fileRewriter) addImportAndTable(name string) {
 	r.df.Decls = append(r.df.Decls, decl)
 }
 
-// print restores the file, prints it gofmt-style, and adds //line
-// directives wherever a statement's line would otherwise not map back to
-// the line of the construct it comes from.
+// print restores the file, prints it gofmt-style, and adds line
+// directives wherever a node of the original file would otherwise not map
+// back to its line: //line before a line whose first token needs it,
+// /*line*/ before a token in the middle of a line (an operand that a
+// rewrite moved onto the line of another: a select's operands evaluated
+// together, say), so that compile errors, panics and stack traces name
+// the user's file and line. Generated nodes whose construct the rewriter
+// recorded map to its line; other generated lines map wherever the line
+// before them does.
 func (r *fileRewriter) print(name string) ([]byte, error) {
 	res := decorator.NewRestorer()
 	fr := res.FileRestorer()
@@ -123,52 +131,204 @@ func (r *fileRewriter) print(name string) ([]byte, error) {
 	if err := format.Node(&buf, res.Fset, af); err != nil {
 		return nil, err
 	}
-	want := r.wantedPositions()
-	restored := stmtsOf(af)
 	ofset := token.NewFileSet()
 	of, err := parser.ParseFile(ofset, name, buf.Bytes(), parser.ParseComments|parser.SkipObjectResolution)
 	if err != nil {
 		return nil, fmt.Errorf("instrumented source does not parse: %w", err)
 	}
-	printed := stmtsOf(of)
-	if len(printed) != len(restored) {
-		return nil, fmt.Errorf("instrumented source does not match its syntax tree (%d statements, want %d)", len(printed), len(restored))
+	pairs, ok := pairNodes(af, of, allNodes)
+	if !ok {
+		if pairs, ok = pairNodes(af, of, stmtOrDecl); !ok {
+			return nil, fmt.Errorf("instrumented source does not match its syntax tree")
+		}
 	}
-	lines := strings.SplitAfter(buf.String(), "\n")
-	directives := map[int]token.Position{} // 0-based output line → position it must map to
-	for i, n := range restored {
-		d := fr.Dst.Nodes[n]
+	want := r.wantedPositions()
+	anchors := map[int][]anchor{} // by 0-based output line
+	for _, pr := range pairs {
+		d := fr.Dst.Nodes[pr[0]]
 		p, ok := want[d]
 		if !ok || !p.IsValid() {
 			continue
 		}
-		op := ofset.PositionFor(printed[i].Pos(), false)
-		line := op.Line - 1
-		if _, seen := directives[line]; seen || line >= len(lines) {
-			continue
-		}
-		if strings.TrimLeft(lines[line], " \t") != lines[line][op.Column-1:] {
-			continue // not the first token of its line
-		}
-		directives[line] = p
+		op := ofset.PositionFor(pr[1].Pos(), false)
+		anchors[op.Line-1] = append(anchors[op.Line-1], anchor{col: op.Column, want: p, orig: r.dec.Ast.Nodes[d] != nil})
 	}
-	var out strings.Builder
-	file, offset := name, 0 // output line k (1-based) maps to file:k+offset
-	for k, text := range lines {
-		if p, ok := directives[k]; ok && (p.Filename != file || p.Line != k+1+offset) {
-			fmt.Fprintf(&out, "//line %s:%d:1\n", p.Filename, p.Line)
-			file, offset = p.Filename, p.Line-(k+1)
-		}
-		out.WriteString(text)
-		if f, l, ok := lineDirective(text); ok {
-			file, offset = f, l-(k+2)
-		}
-	}
-	src, err := format.Source([]byte(out.String()))
+	src, err := format.Source([]byte(withDirectives(name, buf.String(), anchors)))
 	if err != nil {
 		return nil, fmt.Errorf("instrumented source: %w", err)
 	}
+	if checkLines {
+		if err := verifyLines(name, src, af, fr, want, r.dec); err != nil {
+			return nil, err
+		}
+	}
 	return src, nil
+}
+
+// anchor is a node of the printed file that must map to want: a node of
+// the original file (orig), or a generated node standing for one.
+type anchor struct {
+	col  int // 1-based, in bytes
+	want token.Position
+	orig bool
+}
+
+// withDirectives adds the line directives that text's anchors need; see
+// print.
+func withDirectives(name, text string, anchors map[int][]anchor) string {
+	lines := strings.SplitAfter(text, "\n")
+	var out strings.Builder
+	file, offset := name, 0 // output line k (0-based) maps to file:k+1+offset
+	for k, line := range lines {
+		as := firstPerColumn(anchors[k])
+		start := len(line) - len(strings.TrimLeft(line, " \t")) + 1 // the first token's column
+		if len(as) > 0 && as[0].col == start {
+			if p := as[0].want; p.Filename != file || p.Line != k+1+offset {
+				fmt.Fprintf(&out, "//line %s:%d:1\n", p.Filename, p.Line)
+				file, offset = p.Filename, p.Line-(k+1)
+			}
+		}
+		lineFile, lineNo, last := file, k+1+offset, 0
+		for _, a := range as {
+			if !a.orig || a.col == start || a.want.Filename == lineFile && a.want.Line == lineNo {
+				continue
+			}
+			out.WriteString(inlineDirective(line[last:a.col-1], a.want))
+			last, lineFile, lineNo = a.col-1, a.want.Filename, a.want.Line
+		}
+		out.WriteString(line[last:])
+		if lineFile != file || lineNo != k+1+offset {
+			file, offset = lineFile, lineNo-(k+1) // the next line follows the last directive
+		}
+		if f, l, ok := lineDirective(line); ok {
+			file, offset = f, l-(k+2)
+		}
+	}
+	return out.String()
+}
+
+// inlineDirective returns the text before a token, prefix, with a
+// /*line*/ directive giving the token the position p, laid out as gofmt
+// lays it out (before a list's comma, and followed by a space otherwise),
+// so that the token's column is p's too.
+func inlineDirective(prefix string, p token.Position) string {
+	directive := func(col int) string { return fmt.Sprintf("/*line %s:%d:%d*/", p.Filename, p.Line, col) }
+	if before, ok := strings.CutSuffix(prefix, ", "); ok && p.Column > 2 {
+		return before + " " + directive(p.Column-2) + ", "
+	}
+	if p.Column > 1 {
+		return prefix + directive(p.Column-1) + " "
+	}
+	return prefix + directive(p.Column)
+}
+
+// firstPerColumn sorts anchors by column and keeps one per column: the
+// first of the original file's, else the first.
+func firstPerColumn(as []anchor) []anchor {
+	slices.SortStableFunc(as, func(a, b anchor) int { return a.col - b.col })
+	var out []anchor
+	for _, a := range as {
+		switch n := len(out); {
+		case n == 0 || out[n-1].col != a.col:
+			out = append(out, a)
+		case a.orig && !out[n-1].orig:
+			out[n-1] = a
+		}
+	}
+	return out
+}
+
+// checkLines makes print verify that every node of the original file
+// maps back to its line (tests set it).
+var checkLines = false
+
+// verifyLines checks that every node of af (the restored file) that
+// stands for a node of the original file is, in src (af printed, with
+// line directives), at a position that maps to the original's file and
+// line.
+func verifyLines(name string, src []byte, af *ast.File, fr *decorator.FileRestorer, want map[dst.Node]token.Position, dec *decorator.Decorator) error {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, name, src, parser.ParseComments|parser.SkipObjectResolution)
+	if err != nil {
+		return err
+	}
+	pairs, ok := pairNodes(af, f, allNodes)
+	if !ok {
+		return fmt.Errorf("line check: the output does not match its syntax tree")
+	}
+	var bad []string
+	for _, pr := range pairs {
+		d := fr.Dst.Nodes[pr[0]]
+		p, ok := want[d]
+		if !ok || dec.Ast.Nodes[d] == nil {
+			continue
+		}
+		if got := fset.Position(pr[1].Pos()); got.Filename != p.Filename || got.Line != p.Line {
+			bad = append(bad, fmt.Sprintf("%T at %s maps to %s:%d", pr[1], p, got.Filename, got.Line))
+		}
+	}
+	if len(bad) > 0 {
+		return fmt.Errorf("line check: %d nodes map to other lines than their own:\n%s", len(bad), strings.Join(bad, "\n"))
+	}
+	return nil
+}
+
+// pairNodes lists the nodes of a and b that keep accepts, in depth-first
+// order, and pairs them; ok is false when the lists do not match.
+func pairNodes(a, b *ast.File, keep func(ast.Node) bool) ([][2]ast.Node, bool) {
+	na, nb := nodesOf(a, keep), nodesOf(b, keep)
+	if len(na) != len(nb) {
+		return nil, false
+	}
+	pairs := make([][2]ast.Node, len(na))
+	for i := range na {
+		if reflect.TypeOf(na[i]) != reflect.TypeOf(nb[i]) {
+			return nil, false
+		}
+		pairs[i] = [2]ast.Node{na[i], nb[i]}
+	}
+	return pairs, true
+}
+
+// nodesOf lists the nodes of f that keep accepts, in depth-first order,
+// without comments and imports (gofmt sorts them).
+func nodesOf(f *ast.File, keep func(ast.Node) bool) []ast.Node {
+	var out []ast.Node
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case nil:
+		case *ast.CommentGroup, *ast.Comment:
+			return false
+		case *ast.GenDecl:
+			if n.Tok == token.IMPORT {
+				return false
+			}
+			if keep(n) {
+				out = append(out, n)
+			}
+		default:
+			if keep(n) {
+				out = append(out, n)
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// allNodes keeps every node but parentheses, which the printer may drop.
+func allNodes(n ast.Node) bool {
+	_, paren := n.(*ast.ParenExpr)
+	return !paren
+}
+
+// stmtOrDecl keeps statements and declarations.
+func stmtOrDecl(n ast.Node) bool {
+	switch n.(type) {
+	case ast.Stmt, ast.Decl:
+		return true
+	}
+	return false
 }
 
 // lineDirective parses a //line comment at the start of text.
@@ -193,20 +353,6 @@ func lineDirective(text string) (string, int, bool) {
 		}
 	}
 	return rest[:i], n, true
-}
-
-// stmtsOf lists the statements and declarations of f in depth-first
-// order.
-func stmtsOf(f *ast.File) []ast.Node {
-	var out []ast.Node
-	ast.Inspect(f, func(n ast.Node) bool {
-		switch n.(type) {
-		case ast.Stmt, ast.Decl:
-			out = append(out, n)
-		}
-		return true
-	})
-	return out
 }
 
 // wantedPositions gives the statements and declarations of the rewritten

@@ -118,7 +118,9 @@ func (r *fileRewriter) selectStmt(c *dstutil.Cursor, n *dst.SelectStmt) {
 		blocking = append(blocking, &dst.CommClause{Comm: comm, Body: setIdx(k)})
 		trying = append(trying, &dst.CommClause{Comm: dst.Clone(comm).(dst.Stmt), Body: setIdx(k)})
 		body := append(prologue, cc.Body...)
-		cases = append(cases, &dst.CaseClause{List: []dst.Expr{intLit(k)}, Body: body, Decs: dst.CaseClauseDecorations{NodeDecs: cc.Decs.NodeDecs}})
+		clause := &dst.CaseClause{List: []dst.Expr{intLit(k)}, Body: body, Decs: dst.CaseClauseDecorations{NodeDecs: cc.Decs.NodeDecs}}
+		r.origin[clause] = r.pos(acc.Pos()) // the case's line, also for an empty body
+		cases = append(cases, clause)
 	}
 	trying = append(trying, &dst.CommClause{})
 	w := names.name("w")

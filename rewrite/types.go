@@ -286,6 +286,9 @@ func (r *fileRewriter) funcType(sig *types.Signature, p token.Pos) dst.Expr {
 	if params == nil || results == nil {
 		return nil
 	}
+	if len(results.List) == 0 {
+		results = nil // as the parser has it
+	}
 	return &dst.FuncType{Func: true, Params: params, Results: results}
 }
 
