@@ -142,15 +142,57 @@ func (j *job) buildEntry(ctx context.Context, pkgs []listPkg, st sourceState, p 
 	if err := os.WriteFile(filepath.Join(tmp, "meta.json"), meta, 0o644); err != nil {
 		return fmt.Errorf("cache: %w", err)
 	}
-	os.RemoveAll(final) // an incomplete entry
-	if err := os.Rename(tmp, final); err != nil {
-		if _, rerr := readEntry(final); rerr != nil {
+	won, err := commitEntry(tmp, final)
+	if err != nil {
+		return err
+	}
+	if !won {
+		// Another spbuild put the same entry in place first: its
+		// files are the same, and it may be building from them.
+		meta, err := readEntry(final)
+		if err != nil {
 			return fmt.Errorf("cache: %w", err)
 		}
+		p.Cached, p.Files, p.Warnings = true, meta.Files, meta.Warnings
+		logf(j.cfg.Log, "spbuild: %d instrumented file(s) from another spbuild (%s)\n", p.Files, final)
+		return nil
 	}
 	p.Files, p.Warnings = len(res.Files), res.Warnings
 	logf(j.cfg.Log, "spbuild: instrumented %d file(s)\n", p.Files)
 	return nil
+}
+
+// commitEntry renames the complete entry tmp to final. Entries appear
+// only that way, whole, and a complete one is never removed: another
+// spbuild may be building from it. If one is in place already (another
+// spbuild won the race), commitEntry reports won = false and leaves tmp
+// for the caller to remove. A directory at final without meta.json (left
+// by a crash while the cache was being cleaned) is renamed aside
+// (atomically: no other spbuild can be given a half-removed entry) and
+// removed, and the rename is tried again.
+func commitEntry(tmp, final string) (won bool, err error) {
+	for range 2 {
+		err = os.Rename(tmp, final)
+		if err == nil {
+			return true, nil
+		}
+		if _, rerr := readEntry(final); rerr == nil {
+			return false, nil
+		}
+		if _, serr := os.Lstat(final); serr != nil {
+			break // nothing in the way: the rename failed by itself
+		}
+		aside, aerr := os.MkdirTemp(filepath.Dir(final), ".old-*")
+		if aerr != nil {
+			return false, fmt.Errorf("cache: %w", aerr)
+		}
+		if rerr := os.Rename(final, filepath.Join(aside, "entry")); rerr != nil && !errors.Is(rerr, os.ErrNotExist) {
+			os.RemoveAll(aside)
+			return false, fmt.Errorf("cache: %w", rerr)
+		}
+		os.RemoveAll(aside)
+	}
+	return false, fmt.Errorf("cache: %w", err)
 }
 
 // relocateOverlay rewrites overlay.json in dir (written in a temporary

@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -95,4 +96,93 @@ func main() {
 			}
 		})
 	}
+}
+
+// TestConcurrentColdCache starts concurrentRuns spbuild processes on one
+// module with an empty cache at once: every one must succeed with the
+// same output, whichever builds the cache entry and whichever loses the
+// race to put it in place.
+func TestConcurrentColdCache(t *testing.T) {
+	const concurrentRuns = 5
+	tests := []struct {
+		name      string
+		args      []string
+		want      string // in every stdout
+		noFigures bool   // compare outputs without byte figures
+	}{
+		{name: "run", args: []string{"run", "-p", "1,4", "."}, want: "MHWM"},
+		// The testing package's own allocations in a test's root vary
+		// from run to run: test runs compare their outputs without the
+		// figures.
+		{name: "test", args: []string{"test", "-p", "1,4", "."}, want: "ok  \texample.com/conc", noFigures: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := writeTree(t, map[string]string{
+				"go.mod":       "module example.com/conc\n\ngo 1.22\n",
+				"main.go":      strings.Replace(helloMain, "os.Exit(3)", "", 1),
+				"main_test.go": "package main\n\nimport \"testing\"\n\nfunc TestMain1(t *testing.T) { main() }\n",
+			})
+			cache := t.TempDir()
+			cmds := make([]*exec.Cmd, concurrentRuns)
+			outs := make([]*strings.Builder, concurrentRuns)
+			errs := make([]*strings.Builder, concurrentRuns)
+			for i := range cmds {
+				cmd := exec.Command(spbuildBin, tt.args...)
+				cmd.Dir = dir
+				cmd.Env = append(os.Environ(), "SPGO_CACHE="+cache)
+				cmd.Stdin = strings.NewReader("hello\n")
+				outs[i], errs[i] = &strings.Builder{}, &strings.Builder{}
+				cmd.Stdout, cmd.Stderr = outs[i], errs[i]
+				cmds[i] = cmd
+			}
+			for _, cmd := range cmds {
+				if err := cmd.Start(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			failed := 0
+			for i, cmd := range cmds {
+				if err := cmd.Wait(); err != nil {
+					failed++
+					t.Errorf("run %d of %d: %v\n%s", i+1, concurrentRuns, err, errs[i].String())
+				}
+			}
+			if failed > 0 {
+				t.Fatalf("%d of %d concurrent runs failed", failed, concurrentRuns)
+			}
+			norm := dropTimes
+			if tt.noFigures {
+				norm = func(s string) string {
+					s = figures.ReplaceAllString(dropTimes(s), "N")
+					return strings.Join(strings.Fields(s), " ") // the columns' widths follow the figures
+				}
+			}
+			for i := range outs {
+				if !strings.Contains(outs[i].String(), tt.want) {
+					t.Errorf("run %d: stdout %q lacks %q", i+1, outs[i].String(), tt.want)
+				}
+				got := norm(outs[i].String())
+				if want := norm(outs[0].String()); got != want {
+					t.Errorf("run %d printed\n%s\nrun 1 printed\n%s", i+1, got, want)
+				}
+			}
+		})
+	}
+}
+
+// figures matches the byte figures of a report ("159.2 KiB").
+var figures = regexp.MustCompile(`[0-9.]+ (B|KiB|MiB|GiB|TiB)`)
+
+// dropTimes removes the durations go test prints ("ok  \tpkg\t0.01s").
+func dropTimes(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, "ok  \t") {
+			if j := strings.LastIndexByte(l, '\t'); j > 0 {
+				lines[i] = l[:j]
+			}
+		}
+	}
+	return strings.Join(lines, "\n")
 }
