@@ -65,6 +65,9 @@ func (r *fileRewriter) goStmt(c *dstutil.Cursor, g *dst.GoStmt) {
 	} else {
 		for i, a := range call.Args {
 			ae := r.astExpr(a)
+			if acall != nil && len(acall.Args) == len(call.Args) {
+				ae = acall.Args[i] // a hook may have replaced the argument (rt.Slice(site, make(...)))
+			}
 			if ae == nil || r.stable(ae) {
 				args = append(args, a) // a constant, a function, or a site number
 				continue
