@@ -28,7 +28,9 @@ type HTMLOptions struct {
 	// Diff, when set, adds the diff view (from DiffProfiles or DiffPs).
 	Diff *Diff
 	// Source returns a source file's contents by the profile's file name;
-	// nil reads filepath.Join(p.SourceRoot, file) (files not found are shown from the profile's Line.Text only).
+	// nil reads the Go files below p.SourceRoot, named relative to it or
+	// by absolute paths (other files, and files not found, are shown
+	// from the profile's Line.Text only).
 	Source func(file string) ([]byte, error)
 }
 
@@ -518,21 +520,41 @@ func newHTMLSources(p *profile.Profile, read func(string) ([]byte, error)) *html
 	if read == nil {
 		root := p.SourceRoot
 		read = func(file string) ([]byte, error) {
-			// Only Go files, and relative names only below the source
-			// root: a profile cannot make the page embed other files.
+			// Only Go files, and only below the source root, whether
+			// named relative to it or absolute: a profile cannot make the
+			// page embed other files.
 			if filepath.Ext(file) != ".go" {
 				return nil, fmt.Errorf("%s: not a Go source file", file)
 			}
-			if !filepath.IsAbs(file) {
-				if !filepath.IsLocal(file) {
-					return nil, fmt.Errorf("%s: outside the source root", file)
-				}
-				file = filepath.Join(root, file)
+			rel, ok := belowRoot(root, file)
+			if !ok {
+				return nil, fmt.Errorf("%s: outside the source root", file)
 			}
-			return os.ReadFile(file)
+			return os.ReadFile(filepath.Join(root, rel))
 		}
 	}
 	return &htmlSources{read: read, cache: map[string][]string{}, err: map[string]error{}}
+}
+
+// belowRoot returns file's name relative to root when it is below root:
+// a relative name that stays below it (checked by name, as
+// filepath.IsLocal does), or an absolute name whose path from root does.
+// Without a root only relative names are, relative to the current
+// directory.
+func belowRoot(root, file string) (string, bool) {
+	if filepath.IsAbs(file) {
+		if root == "" {
+			return "", false
+		}
+		abs, err := filepath.Abs(root)
+		if err != nil {
+			return "", false
+		}
+		if file, err = filepath.Rel(abs, file); err != nil {
+			return "", false
+		}
+	}
+	return file, filepath.IsLocal(file)
 }
 
 // lines returns the file's lines, or nil and why not.

@@ -812,20 +812,82 @@ func TestHTMLEmptyHeap(t *testing.T) {
 }
 
 // TestHTMLSourcesConfined: the default source reader reads Go files only,
-// and relative names only below the source root.
+// and only below the source root, whether a profile names them relative
+// to it or by an absolute path.
 func TestHTMLSourcesConfined(t *testing.T) {
 	dir := t.TempDir()
-	os.MkdirAll(filepath.Join(dir, "root"), 0o755)
+	os.MkdirAll(filepath.Join(dir, "root", "sub"), 0o755)
+	os.MkdirAll(filepath.Join(dir, "rootx"), 0o755)
 	os.WriteFile(filepath.Join(dir, "root", "a.go"), []byte("package a\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "root", "sub", "b.go"), []byte("package b\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "secret.go"), []byte("package s\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "rootx", "c.go"), []byte("package c\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "root", "notes.txt"), []byte("secret\n"), 0o644)
-	src := newHTMLSources(&profile.Profile{SourceRoot: filepath.Join(dir, "root")}, nil)
-	for file, ok := range map[string]bool{
-		"a.go": true, "../secret.go": false, "notes.txt": false, "/etc/passwd": false,
-		filepath.Join(dir, "secret.go"): true, // absolute Go files: dependencies outside the module
-	} {
-		if _, err := src.lines(file); (err == nil) != ok {
-			t.Errorf("%s: read error %v, want readable = %v", file, err, ok)
+	tests := []struct {
+		root, file string
+		ok         bool
+	}{
+		{"root", "a.go", true},
+		{"root", "sub/b.go", true},
+		{"root", "sub/../a.go", true},
+		{"root", "../secret.go", false},
+		{"root", "notes.txt", false},
+		{"root", "/etc/passwd", false},
+		{"root", "{dir}/root/a.go", true},
+		{"root", "{dir}/root/sub/b.go", true},
+		{"root", "{dir}/secret.go", false},         // a crafted profile: a file outside the root
+		{"root", "{dir}/root/../secret.go", false}, // the same through the root
+		{"root", "{dir}/rootx/c.go", false},        // a sibling whose name starts with the root's
+		{"", "{dir}/root/a.go", false},             // no root: no absolute name
+	}
+	for _, tt := range tests {
+		root := ""
+		if tt.root != "" {
+			root = filepath.Join(dir, tt.root)
 		}
+		file := strings.Replace(tt.file, "{dir}", dir, 1)
+		src := newHTMLSources(&profile.Profile{SourceRoot: root}, nil)
+		if _, err := src.lines(file); (err == nil) != tt.ok {
+			t.Errorf("root %q, %s: read error %v, want readable = %v", tt.root, tt.file, err, tt.ok)
+		}
+	}
+}
+
+// TestHTMLAbsoluteOutsideRoot: a crafted profile that names a Go file
+// outside its source root by an absolute path, with that file's line
+// text guessed right, gets no line of it on the page; an absolute name
+// below the root still shows its context.
+func TestHTMLAbsoluteOutsideRoot(t *testing.T) {
+	dir := t.TempDir()
+	root := filepath.Join(dir, "root")
+	os.MkdirAll(root, 0o755)
+	file := func(text, next string) string {
+		var b strings.Builder
+		for i := 1; i <= 12; i++ {
+			switch i {
+			case 10:
+				b.WriteString(text + "\n")
+			case 11:
+				b.WriteString(next + "\n")
+			default:
+				b.WriteString("// filler\n")
+			}
+		}
+		return b.String()
+	}
+	secret, inside := filepath.Join(dir, "secret.go"), filepath.Join(root, "inside.go")
+	os.WriteFile(secret, []byte(file("x := 1", "SECRET_TOKEN_42")), 0o644)
+	os.WriteFile(inside, []byte(file("y := new(T)", "INSIDE_TOKEN_7")), 0o644)
+	p := handProfile()
+	p.SourceRoot = root
+	r := &p.Roots[0]
+	r.Lines[1].File, r.Lines[1].Line = secret, 10 // Text "x := 1"
+	r.Lines[2].File, r.Lines[2].Line = inside, 10 // Text "y := new(T)"
+	page := writeTestHTML(t, p, HTMLOptions{})
+	if strings.Contains(page, "SECRET_TOKEN_42") {
+		t.Error("the page embeds a line of a file outside the source root")
+	}
+	if !strings.Contains(page, "INSIDE_TOKEN_7") {
+		t.Error("the page lacks the context of a file below the source root named by an absolute path")
 	}
 }
