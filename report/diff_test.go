@@ -207,8 +207,21 @@ func TestLimit(t *testing.T) {
 			}
 		}
 	}
-	if (&RootDiff{Status: "added", Change: 1 << 40}).Exceeds(Limit{}) {
-		t.Error("an added root fails the gate")
+	// A root the base lacks grew from nothing; a removed one never fails.
+	for _, tt := range []struct {
+		r    RootDiff
+		l    Limit
+		want bool
+	}{
+		{RootDiff{Status: "added", Change: 1 << 40}, Limit{Percent: 5, IsPercent: true}, true},
+		{RootDiff{Status: "added", Change: 1 << 40}, Limit{}, true},
+		{RootDiff{Status: "added", Change: 1 << 20}, Limit{Bytes: 2 << 20}, false},
+		{RootDiff{Status: "added"}, Limit{Percent: 5, IsPercent: true}, false},
+		{RootDiff{Status: "removed", Base: 1 << 40}, Limit{}, false},
+	} {
+		if got := tt.r.Exceeds(tt.l); got != tt.want {
+			t.Errorf("%s root %d → %d, limit %s: exceeds = %v, want %v", tt.r.Status, tt.r.Base, tt.r.Change, tt.l, got, tt.want)
+		}
 	}
 	// Growth from nothing exceeds every percentage.
 	if r := (&RootDiff{Status: "matched", Change: 1}); !r.Exceeds(Limit{Percent: 1e9, IsPercent: true}) || r.PercentString() != "from 0" {

@@ -68,16 +68,46 @@ func ParseSize(s string) (int64, error) {
 	return int64(v * float64(int64(1)<<shift)), nil
 }
 
-// Exceeds reports whether the root grew past l. Added and removed roots
-// never do: there is nothing to compare.
+// Exceeds reports whether the root grew past l. A root the base lacks
+// (added) grew from nothing: it exceeds every percentage and a size
+// below its MHWM, so that a gate cannot be passed by renaming a root. A
+// removed root never does.
 func (r *RootDiff) Exceeds(l Limit) bool {
-	if r.Status != "matched" || r.Delta() <= 0 {
+	if r.Status == "removed" || r.Delta() <= 0 {
 		return false
 	}
 	if l.IsPercent {
 		return r.Percent() > l.Percent // +Inf from 0 exceeds any percentage
 	}
 	return r.Delta() > l.Bytes
+}
+
+// failNote says why r fails the gate l.
+func (r *RootDiff) failNote(l Limit) string {
+	if r.Status == "added" {
+		return fmt.Sprintf("new root, not in the base: grew from 0, more than %s", l)
+	}
+	return "grew more than " + l.String()
+}
+
+// failSummary is the gate's verdict: how many roots exceed l, and how
+// many of them the base lacks.
+func (d *Diff) failSummary(l Limit) string {
+	failing := d.Failing(l)
+	if len(failing) == 0 {
+		return "no root grew more than " + l.String()
+	}
+	added := 0
+	for _, r := range failing {
+		if r.Status == "added" {
+			added++
+		}
+	}
+	s := fmt.Sprintf("%d root(s) grew more than %s", len(failing), l)
+	if added > 0 {
+		s += fmt.Sprintf(" (%d of them new: not in the base, so grown from 0)", added)
+	}
+	return s
 }
 
 // Failing returns the roots that grew past l.
@@ -161,17 +191,13 @@ func (d *Diff) WriteText(w io.Writer, o DiffOptions) error {
 	for _, r := range d.ordered(o) {
 		mark := ""
 		if o.Limit != nil && r.Exceeds(*o.Limit) {
-			mark = fmt.Sprintf("  FAIL: grew more than %s", o.Limit)
+			mark = "  FAIL: " + r.failNote(*o.Limit)
 		}
 		fmt.Fprintf(ew, "%s%s\n", r.headline(), mark)
 		lineDeltas(ew, "  ", r, o.Lines)
 	}
 	if o.Limit != nil {
-		if n := len(d.Failing(*o.Limit)); n > 0 {
-			fmt.Fprintf(ew, "spgo diff: %d root(s) grew more than %s\n", n, o.Limit)
-		} else {
-			fmt.Fprintf(ew, "spgo diff: no root grew more than %s\n", o.Limit)
-		}
+		fmt.Fprintf(ew, "spgo diff: %s\n", d.failSummary(*o.Limit))
 	}
 	return ew.err
 }
@@ -211,8 +237,8 @@ func (d *Diff) WriteMarkdown(w io.Writer, o DiffOptions) error {
 		fmt.Fprintf(ew, "⚠️ %s\n\n", mdEscape(n))
 	}
 	if o.Limit != nil {
-		if n := len(d.Failing(*o.Limit)); n > 0 {
-			fmt.Fprintf(ew, "**%d root(s) grew more than %s.**\n\n", n, o.Limit)
+		if sum := d.failSummary(*o.Limit); len(d.Failing(*o.Limit)) > 0 {
+			fmt.Fprintf(ew, "**%s.**\n\n", mdEscape(sum))
 		} else {
 			fmt.Fprintf(ew, "No root grew more than %s.\n\n", o.Limit)
 		}
@@ -223,6 +249,9 @@ func (d *Diff) WriteMarkdown(w io.Writer, o DiffOptions) error {
 		note := map[string]string{"matched": "", "added": "new root", "removed": "root gone"}[r.Status]
 		if o.Limit != nil && r.Exceeds(*o.Limit) {
 			note = "❌ over " + o.Limit.String()
+			if r.Status == "added" {
+				note = "❌ new root, over " + o.Limit.String()
+			}
 		} else if !r.BaseExact || !r.ChangeExact {
 			note += " (upper bound)"
 		}
@@ -276,7 +305,7 @@ func (d *Diff) WriteGitHub(w io.Writer, o DiffOptions) error {
 			fmt.Fprintf(ew, "::%s file=%s,line=%d,title=%s::%s\n", level, ghProp(path.Join(o.PathPrefix, l.File)), l.Line, ghProp("spgo MHWM "+signed(l.Delta())), ghData(msg))
 		}
 		if failing {
-			fmt.Fprintf(ew, "::error title=%s::%s\n", ghProp("spgo MHWM gate"), ghData(r.headline()+" — more than "+o.Limit.String()))
+			fmt.Fprintf(ew, "::error title=%s::%s\n", ghProp("spgo MHWM gate"), ghData(r.headline()+" — "+strings.TrimPrefix(r.failNote(*o.Limit), "grew ")))
 		}
 	}
 	return d.WriteText(ew, DiffOptions{Lines: 5, Limit: o.Limit})

@@ -18,10 +18,11 @@
 // compares two profiles (roots matched by name, lines by function and
 // source text) or two processor counts of one; its per-line deltas sum
 // exactly to the change of MHWM. With -max-increase it is a CI gate: it
-// exits 1 when a root's MHWM grew past the limit (5% or 64MiB, say) and
-// lists the responsible lines first. html writes one self-contained page
-// (charts, annotated source, the serial run's heap over time, a diff
-// view); pprof writes a pprof profile with sample types mhwm_<q>,
+// exits 1 when a root's MHWM grew past the limit (5% or 64MiB, say; a
+// root the base lacks grew from 0) and lists the responsible lines
+// first. html writes one self-contained page (charts, source of the
+// files below the profile's source root, the serial run's heap over
+// time, a diff view); pprof writes a pprof profile with sample types mhwm_<q>,
 // alloc_space and alloc_objects for go tool pprof.
 //
 // Exit status: 0, 1 when the diff gate fails, 2 for bad usage or input

@@ -45,6 +45,18 @@ func TestCommands(t *testing.T) {
 	oldData, _ := json.Marshal(doc)
 	old := filepath.Join(tmp, "old.json")
 	os.WriteFile(old, oldData, 0o644)
+	// The tiles profile with a second root, which a base lacks.
+	var twoDoc map[string]any
+	json.Unmarshal(data, &twoDoc)
+	roots := twoDoc["roots"].([]any)
+	var extraRoot map[string]any
+	rootData, _ := json.Marshal(roots[0])
+	json.Unmarshal(rootData, &extraRoot)
+	extraRoot["name"] = "main.extra"
+	twoDoc["roots"] = append(roots, extraRoot)
+	twoData, _ := json.Marshal(twoDoc)
+	twoRoots := filepath.Join(tmp, "tworoots.json")
+	os.WriteFile(twoRoots, twoData, 0o644)
 	binary := filepath.Join(tmp, "x.pb.gz")
 	os.WriteFile(binary, []byte("\x1f\x8b\x08\x00binary"), 0o644)
 
@@ -80,6 +92,13 @@ func TestCommands(t *testing.T) {
 		}, ""},
 		{"diff qs", []string{"diff", "-qs", "1,16", tiles}, 0, []string{"main.main: 4 MiB → 34 MiB at p=1 → p=16 (+30 MiB"}, ""},
 		{"diff same", []string{"diff", "-max-increase", "0%", tiles, tiles}, 0, []string{"no root grew more than 0%"}, ""},
+		{"diff gate new root", []string{"diff", "-max-increase", "5%", tiles, twoRoots}, 1, []string{
+			"main.extra: new root, MHWM 34 MiB at p=64  FAIL: new root, not in the base: grew from 0, more than 5%",
+			"spgo diff: 1 root(s) grew more than 5% (1 of them new: not in the base, so grown from 0)",
+		}, ""},
+		{"diff gate new root github", []string{"diff", "-max-increase", "5%", "-format", "github", tiles, twoRoots}, 1, []string{"::error title=spgo MHWM gate::main.extra: new root"}, ""},
+		{"diff gate new root under size", []string{"diff", "-max-increase", "64MiB", tiles, twoRoots}, 0, []string{"no root grew more than 64 MiB"}, ""},
+		{"diff gate removed root", []string{"diff", "-max-increase", "5%", twoRoots, tiles}, 0, []string{"main.extra: root gone", "no root grew more than 5%"}, ""},
 		{"diff gate on qs", []string{"diff", "-qs", "1,2", "-max-increase", "10%", tiles}, 1, []string{"FAIL: grew more than 10%"}, ""},
 		{"diff markdown", []string{"diff", "-format", "markdown", "-qs", "4,8", tiles}, 0, []string{"| `main.main` | 4 → 8 | 10 MiB | 18 MiB | +8 MiB |"}, ""},
 		{"diff one file", []string{"diff", tiles}, 2, nil, "compare two profiles (base.json change.json), or two processor counts of one with -qs q,q2"},
