@@ -27,7 +27,7 @@ var accuracyCases = []accCase{
 	{name: "mergesort", exact: true, serial: 4 * mib,
 		mhwm:  func(p int64) int64 { return 4*mib + 960*(min(p, 64)-1) },
 		lines: []lineCase{{mark: "// data", alloc: 2 * mib}}},
-	{name: "bintrees", exact: true, serial: 5_246_688,
+	{name: "bintrees", exact: true, serial: 5_246_688, slow: "1.4 M small objects: a collection each",
 		mhwm: func(p int64) int64 { return 4_194_288 + min(p, 8)*1_048_560 + 8*480 }},
 	{name: "handoff", exact: true, serial: 8*mib + 8*480,
 		mhwm:  func(p int64) int64 { return max(8*mib, min(p, 8)*2*mib) + 8*480 },

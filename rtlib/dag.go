@@ -128,6 +128,8 @@ func dagLeave(site Site) {
 	if d := holderDnode(); d != nil {
 		if atBoundaries() {
 			census(d, 0)
+		} else {
+			leaveCensus(d)
 		}
 		d.leave(site)
 	}

@@ -55,6 +55,7 @@ type scope struct {
 	pendRec []recDeath       // pending's census and strand in a trace being recorded
 	limit   int              // errgroup limit for the next block
 	lgroup  any              // the group the limit belongs to
+	alloc   int64            // bytes the task allocated while it was the top scope
 }
 
 // dnode is one task's part of a root's DAG, from its fork to its end.
@@ -97,6 +98,8 @@ type dnode struct {
 	ranEp    int64  // its epoch then (the latest strand that ran)
 	bigLive  int64  // bytes of its tracked objects not found dead
 	pooled   int64  // bytes of its pool chunks not found dead
+	received int64  // bytes its joined kids held at their joins, since its last census
+	censused bool   // a census ran while it held the baton
 	poolEp   uint32
 
 	rec *recTask // its strands, when recorded for simulation (record.go)
@@ -119,7 +122,7 @@ func newDnode(r *proot, parent *dnode, site Site) *dnode {
 		for a := parent; a != nil; a = a.parent {
 			a.live++
 		}
-		d.pscope.kids = append(d.pscope.kids, d)
+		d.pscope.kids = ownAppend(d.pscope.kids, d)
 	}
 	return d
 }
@@ -159,8 +162,23 @@ func (d *dnode) add(site Site, n int64) {
 		}
 		s.stamp, s.idx = d.segStamp, int32(len(d.seg))
 	}
-	d.seg = append(d.seg, mhwm.SiteBytes{Site: mhwm.Site(site), Bytes: n})
+	if d.direct && len(d.seg) >= segFeed {
+		// At the frontier the engine takes the segment as it comes: a
+		// strand that alternates allocations and frees (one census after
+		// another) would otherwise hold rtlib memory that grows with its
+		// length, read as the program's at the next census.
+		d.root.feedSeg(d.seg)
+		clear(d.seg)
+		d.seg = d.seg[:0]
+		d.newBlock()
+		d.segSign = sign
+	}
+	d.seg = ownAppend(d.seg, mhwm.SiteBytes{Site: mhwm.Site(site), Bytes: n})
 }
+
+// segFeed is how many entries the open segment of a task at the frontier
+// holds before they go to the engine.
+const segFeed = 256
 
 // emit hands ev to the engine if d is at the frontier, else buffers it;
 // the open segment goes first.
@@ -178,12 +196,12 @@ func (d *dnode) emit(ev item) {
 	}
 	if len(d.seg) > 0 {
 		a := int32(len(d.arena))
-		d.arena = append(d.arena, d.seg...)
-		d.items = append(d.items, item{kind: itSeg, a: a, b: int32(len(d.arena))})
+		d.arena = ownAppend(d.arena, d.seg...)
+		d.items = ownAppend(d.items, item{kind: itSeg, a: a, b: int32(len(d.arena))})
 		d.seg = d.seg[:0]
 	}
 	d.newBlock()
-	d.items = append(d.items, ev)
+	d.items = ownAppend(d.items, ev)
 }
 
 // apply feeds one event of d, which is at the frontier, to the engine
@@ -300,8 +318,8 @@ func (d *dnode) ret() {
 			d.emit(item{kind: itCallReturn})
 		}
 		if len(s.pending) > 0 && d.parent != nil {
-			d.pscope.pending = append(d.pscope.pending, s.pending...)
-			d.pscope.pendRec = append(d.pscope.pendRec, s.pendRec...)
+			d.pscope.pending = ownAppend(d.pscope.pending, s.pending...)
+			d.pscope.pendRec = ownAppend(d.pscope.pendRec, s.pendRec...)
 			s.pending, s.pendRec = nil, nil
 		}
 	}
@@ -323,6 +341,7 @@ func (d *dnode) ret() {
 func (d *dnode) joinKids(s *scope) {
 	for _, k := range s.kids {
 		k.joined, k.joinEp = true, d.epoch
+		d.received += k.bigLive + k.pooled
 	}
 	clear(s.kids) // a joined kid is reached through the objects it owns, if any (where)
 	s.kids = s.kids[:0]
@@ -428,7 +447,8 @@ func (d *dnode) enter(site Site) {
 	if d.detached {
 		return
 	}
-	d.scopes = append(d.scopes, &scope{site: site, level: int32(len(d.scopes))})
+	ownAlloc(int64(unsafe.Sizeof(scope{})))
+	d.scopes = ownAppend(d.scopes, &scope{site: site, level: int32(len(d.scopes))})
 	d.emit(item{kind: itCall})
 }
 

@@ -285,7 +285,7 @@
 //	SPGO_PMAX          largest processor count computed (default 64)
 //	SPGO_THRESHOLD     bytes M: answer "MHWM_pmax ≥ M?" (threshold mode)
 //	SPGO_CENSUS        census policy: bounded (default), strand, off, oracle
-//	SPGO_CENSUS_ERROR  E of the bounded rule (default 0.1)
+//	SPGO_CENSUS_ERROR  E of the bounded rule (default 0.03)
 //	SPGO_CENSUS_MIN    smallest census budget in bytes (default 65536)
 //	SPGO_TRACK         objects this big or bigger are tracked (default 4096)
 //	SPGO_SOURCE_ROOT   files under this directory are named relative to it

@@ -104,7 +104,11 @@ func (t *Task) runWG() {
 	defer t.Finish()
 	defer Done(t.wg) // before Finish: while the task holds the baton
 	t.Start()
-	t.fn()
+	// The task's function, and what it captured, must not outlive its
+	// call through the Task: its end's census would find it live.
+	fn := t.fn
+	t.fn = nil
+	fn()
 	t.Return()
 }
 
@@ -112,7 +116,9 @@ func (t *Task) runWG() {
 func (t *Task) runGroup() error {
 	defer t.Finish()
 	t.Start()
-	err := t.gfn()
+	fn := t.gfn
+	t.gfn = nil // as in runWG
+	err := fn()
 	t.failed = err != nil
 	t.Return()
 	return err

@@ -55,7 +55,7 @@ const lagExact = 256 << 10
 // Defaults.
 const (
 	defaultPMax      = 64
-	defaultErrBound  = 0.1
+	defaultErrBound  = 0.03
 	defaultMinBudget = 64 << 10
 	defaultTrack     = 4 << 10
 	defaultAttribute = 32

@@ -187,6 +187,21 @@ func poke(t *Task) {
 }
 
 // newTaskLocked returns a fresh task with the next id.
+// taskBytes is what a new Task costs on the heap: the Task and its
+// semaphore channel (a channel header; struct{} elements take no room).
+var taskBytes = roundSize(int64(unsafe.Sizeof(Task{}))) + roundSize(chanHeader)
+
+// forkedLive counts the forked tasks that have not finished, and
+// forkedHigh the most there were at once. The runtime keeps the
+// descriptor of an exited goroutine for the next one, so it allocates a
+// new one only when more goroutines are alive than ever before: at
+// least each time forkedLive passes forkedHigh (the goroutine of a
+// finished task may not have exited yet, so the runtime may allocate
+// more, never fewer). Those descriptors are rtlib's own bytes to the
+// reading of runtime/metrics: the model charges goroutineBytes to the go
+// statement itself (dagFork).
+var forkedLive, forkedHigh int
+
 func newTaskLocked(kind taskKind) *Task {
 	var t *Task
 	if kind == kForked && len(sched.free) > 0 {
@@ -194,6 +209,7 @@ func newTaskLocked(kind taskKind) *Task {
 		sched.free = sched.free[:len(sched.free)-1]
 	} else {
 		t = &Task{sig: make(chan struct{}, 1)}
+		mem.own += taskBytes // rtlib's, not the program's (read at the next census)
 	}
 	sched.nextID++
 	t.id = sched.nextID
@@ -209,6 +225,7 @@ func recycleLocked(t *Task) {
 	if t.refs > 0 || t.kind != kForked {
 		return
 	}
+	clear(t.keys) // channels of its last select: not to be kept alive by rtlib
 	sig, ws, keys, caps, gen := t.sig, t.ws, t.keys[:0], t.caps[:0], t.gen+1
 	wgBody, grpBody := t.wgBody, t.grpBody
 	*t = Task{sig: sig, ws: ws, keys: keys, caps: caps, gen: gen, wgBody: wgBody, grpBody: grpBody}

@@ -74,12 +74,18 @@ func forkIn(site Site, g any) *Task {
 	p := self()
 	if atBoundaries() && p.dn != nil {
 		census(p.dn, 0)
+	} else {
+		forkCensus(p.dn)
 	}
 	sched.mu.Lock()
 	t := newTaskLocked(kForked)
 	t.site = site
 	t.parent = p
 	t.refs = 2
+	if forkedLive++; forkedLive > forkedHigh {
+		forkedHigh = forkedLive
+		mem.own += goroutineBytes
+	}
 	dagFork(p, t, site, g)
 	sched.mu.Unlock()
 	return t
@@ -139,6 +145,9 @@ func (t *Task) Finish() {
 		graceFailLocked(t.group)
 	}
 	dagReturn(t)
+	if t.kind == kForked {
+		forkedLive--
+	}
 	if t.group != nil {
 		groupFinishedLocked(t.group)
 	}
