@@ -210,17 +210,31 @@ func (r *fileRewriter) replaceStmt(c *dstutil.Cursor, old dst.Stmt, repl dst.Stm
 //	}
 //
 // The label, if any, stays on the loop; the body goes into a block of its
-// own when it redeclares the variable.
+// own when it redeclares the variable. In a file of a language version
+// before Go 1.22, where the loop has one variable for all iterations, the
+// variable is declared once, by the loop's init statement, with the zero
+// value of the element type (rt.Elem of a witness of ch's type, see
+// witness), and each receive assigns it:
+//
+//	for spgo_c, v, spgo_ok := ch, rt.Elem(C(nil)), false; ; {
+//		v, spgo_ok = rt.Recv2(site, spgo_c)
+//		...
 func (r *fileRewriter) rangeChan(c *dstutil.Cursor, n *dst.RangeStmt) {
 	ar, _ := r.astOf(n).(*ast.RangeStmt)
 	if ar == nil {
 		return
 	}
-	if _, ok := r.in.Info.TypeOf(ar.X).Underlying().(*types.Chan); !ok {
+	if _, ok := coreOf(r.in.Info.TypeOf(ar.X)).(*types.Chan); !ok {
 		return
 	}
 	ch := r.in.Names.name("c")
 	ok := r.in.Names.name("ok")
+	var witness dst.Expr // the per-loop variable's zero value comes from it
+	if n.Tok == token.DEFINE && n.Key != nil && !isBlank(n.Key) && r.langBefore(perIteration) {
+		if witness = r.witness(ar.X, n.X, ar.For); witness == nil {
+			r.warn(ar.For, "range over a channel: its variable is one per iteration, as from Go 1.22, because the channel's type cannot be named here")
+		}
+	}
 	site := r.site(ar.For, "Recv")
 	recv := r.rtCall("Recv2", site, dst.NewIdent(ch))
 	var first []dst.Stmt
@@ -228,10 +242,17 @@ func (r *fileRewriter) rangeChan(c *dstutil.Cursor, n *dst.RangeStmt) {
 		Cond: &dst.UnaryExpr{Op: token.NOT, X: dst.NewIdent(ok)},
 		Body: &dst.BlockStmt{List: []dst.Stmt{&dst.BranchStmt{Tok: token.BREAK}}},
 	}
+	init := &dst.AssignStmt{Lhs: []dst.Expr{dst.NewIdent(ch)}, Tok: token.DEFINE, Rhs: []dst.Expr{n.X}}
 	switch {
 	case n.Key == nil || isBlank(n.Key):
 		notOK.Init = &dst.AssignStmt{Lhs: []dst.Expr{dst.NewIdent("_"), dst.NewIdent(ok)}, Tok: token.DEFINE, Rhs: []dst.Expr{recv}}
 		first = []dst.Stmt{notOK}
+	case witness != nil:
+		// One variable for the whole loop, as before Go 1.22: declared by
+		// the loop's init statement, assigned by each receive.
+		init.Lhs = append(init.Lhs, n.Key, dst.NewIdent(ok))
+		init.Rhs = append(init.Rhs, r.rtCall("Elem", witness), dst.NewIdent("false"))
+		first = []dst.Stmt{&dst.AssignStmt{Lhs: []dst.Expr{dst.Clone(n.Key).(dst.Expr), dst.NewIdent(ok)}, Tok: token.ASSIGN, Rhs: []dst.Expr{recv}}, notOK}
 	case n.Tok == token.DEFINE:
 		first = []dst.Stmt{&dst.AssignStmt{Lhs: []dst.Expr{n.Key, dst.NewIdent(ok)}, Tok: token.DEFINE, Rhs: []dst.Expr{recv}}, notOK}
 	default: // for x = range ch
@@ -247,10 +268,7 @@ func (r *fileRewriter) rangeChan(c *dstutil.Cursor, n *dst.RangeStmt) {
 		body = []dst.Stmt{n.Body}
 		n.Body = &dst.BlockStmt{}
 	}
-	loop := &dst.ForStmt{
-		Init: &dst.AssignStmt{Lhs: []dst.Expr{dst.NewIdent(ch)}, Tok: token.DEFINE, Rhs: []dst.Expr{n.X}},
-		Body: &dst.BlockStmt{List: append(first, body...)},
-	}
+	loop := &dst.ForStmt{Init: init, Body: &dst.BlockStmt{List: append(first, body...)}}
 	loop.Decs.NodeDecs = n.Decs.NodeDecs
 	for _, s := range first {
 		r.origin[s] = r.pos(ar.For)

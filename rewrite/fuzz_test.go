@@ -69,16 +69,23 @@ func FuzzRewrite(f *testing.F) {
 // typeCheck type-checks the file as package fuzz and returns its first
 // error, if any.
 func typeCheck(fset *token.FileSet, file *ast.File, imp types.Importer) (*types.Package, *types.Info, error) {
+	return typeCheckAt("", fset, file, imp)
+}
+
+// typeCheckAt is typeCheck for a module whose go line is goVersion ("":
+// the latest).
+func typeCheckAt(goVersion string, fset *token.FileSet, file *ast.File, imp types.Importer) (*types.Package, *types.Info, error) {
 	info := &types.Info{
-		Types:      map[ast.Expr]types.TypeAndValue{},
-		Defs:       map[*ast.Ident]types.Object{},
-		Uses:       map[*ast.Ident]types.Object{},
-		Implicits:  map[ast.Node]types.Object{},
-		Selections: map[*ast.SelectorExpr]*types.Selection{},
-		Scopes:     map[ast.Node]*types.Scope{},
-		Instances:  map[*ast.Ident]types.Instance{},
+		FileVersions: map[*ast.File]string{},
+		Types:        map[ast.Expr]types.TypeAndValue{},
+		Defs:         map[*ast.Ident]types.Object{},
+		Uses:         map[*ast.Ident]types.Object{},
+		Implicits:    map[ast.Node]types.Object{},
+		Selections:   map[*ast.SelectorExpr]*types.Selection{},
+		Scopes:       map[ast.Node]*types.Scope{},
+		Instances:    map[*ast.Ident]types.Instance{},
 	}
-	conf := types.Config{Importer: imp, Error: func(error) {}}
+	conf := types.Config{Importer: imp, GoVersion: goVersion, Error: func(error) {}}
 	pkg, err := conf.Check("fuzz", fset, []*ast.File{file}, info)
 	return pkg, info, err
 }

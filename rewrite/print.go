@@ -131,8 +131,12 @@ func (r *fileRewriter) print(name string) ([]byte, error) {
 	if err := format.Node(&buf, res.Fset, af); err != nil {
 		return nil, err
 	}
+	text := buf.String()
+	if r.langBefore(genLang) {
+		text = withGoVersion(text, genLang)
+	}
 	ofset := token.NewFileSet()
-	of, err := parser.ParseFile(ofset, name, buf.Bytes(), parser.ParseComments|parser.SkipObjectResolution)
+	of, err := parser.ParseFile(ofset, name, text, parser.ParseComments|parser.SkipObjectResolution)
 	if err != nil {
 		return nil, fmt.Errorf("instrumented source does not parse: %w", err)
 	}
@@ -153,7 +157,7 @@ func (r *fileRewriter) print(name string) ([]byte, error) {
 		op := ofset.PositionFor(pr[1].Pos(), false)
 		anchors[op.Line-1] = append(anchors[op.Line-1], anchor{col: op.Column, want: p, orig: r.dec.Ast.Nodes[d] != nil})
 	}
-	src, err := format.Source([]byte(withDirectives(name, buf.String(), anchors)))
+	src, err := format.Source([]byte(withDirectives(name, text, anchors)))
 	if err != nil {
 		return nil, fmt.Errorf("instrumented source: %w", err)
 	}
