@@ -112,6 +112,12 @@ func exitStatus(cmd *exec.Cmd, err error) (int, error) {
 // program (see ExecTest).
 const ExecArg = "__spgo_exec"
 
+// execProfilesVar names, in the environment go test passes to its -exec
+// program, the directory of the test binaries' profiles. It is not on
+// -exec's command line, which the go command splits on spaces and
+// quotes: a TMPDIR with both kinds of quote could not be written there.
+const execProfilesVar = "SPGO_EXEC_PROFILES"
+
 // Test runs `go test` on pkgs with the instrumented packages. Every test
 // binary runs through spbuild itself (-exec), which gives it a profile
 // path of its own under profDir (see ProfileFor). testArgs are passed to
@@ -122,24 +128,35 @@ func (p *Prepared) Test(ctx context.Context, cfg Config, pkgs, testArgs []string
 	if err != nil {
 		return 0, fmt.Errorf("-exec: %w", err)
 	}
+	quoted, err := quoteField(self)
+	if err != nil {
+		return 0, fmt.Errorf("go test -exec cannot name spbuild: %w; run a copy of spbuild from another directory", err)
+	}
 	args := append([]string{"test"}, p.Flags...)
-	args = append(args, "-count=1", "-vet=off", "-exec="+quoteField(self)+" "+ExecArg+" "+quoteField(profDir))
+	args = append(args, "-count=1", "-vet=off", "-exec="+quoted+" "+ExecArg)
 	args = append(args, cfg.BuildFlags...)
 	args = append(args, pkgs...)
 	args = append(args, testArgs...)
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = cfg.Dir
-	cmd.Env = p.Env
+	cmd.Env = setEnv(p.Env, execProfilesVar, profDir)
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	return runChild(cmd)
 }
 
-// quoteField quotes s for the go command's -exec flag when it has spaces.
-func quoteField(s string) string {
-	if strings.ContainsAny(s, " \t'\"") {
-		return "'" + strings.ReplaceAll(s, "'", "") + "'"
+// quoteField quotes s as one field of a go command flag that holds a
+// command line (-exec), which the go command splits on spaces and lets
+// quote with ' or " (no escapes): s with both cannot be quoted.
+func quoteField(s string) (string, error) {
+	switch {
+	case s != "" && !strings.ContainsAny(s, " \t\n\r'\""):
+		return s, nil
+	case !strings.Contains(s, "'"):
+		return "'" + s + "'", nil
+	case !strings.Contains(s, `"`):
+		return `"` + s + `"`, nil
 	}
-	return s
+	return "", fmt.Errorf("%q has both kinds of quote", s)
 }
 
 // ProfileFor is the profile path under profDir of the test binary that
@@ -150,26 +167,91 @@ func ProfileFor(profDir, dir string) string {
 }
 
 // ExecTest is spbuild acting as go test's -exec program: args are the
-// profile directory, the test binary and its arguments. It runs the
-// binary with SPGO_PROFILE set for its package and returns its exit
-// status.
+// test binary and its arguments, the profile directory is in the
+// environment. It runs the binary with SPGO_PROFILE set for its package
+// and returns its exit status. A profile that cannot be written is not
+// lost silently (go test shows a passing package's output only with -v):
+// a missing profile directory stops the run before the binary starts,
+// and a profile the binary reports it could not write fails the run.
 func ExecTest(args []string) int {
-	if len(args) < 2 {
-		fmt.Fprintln(os.Stderr, "spbuild: "+ExecArg+": want a profile directory and a test binary")
-		return 2
+	code, err := execTest(args, os.Stdin, os.Stdout, os.Stderr)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "spbuild:", err)
+		return max(code, 2)
+	}
+	return code
+}
+
+// execTest is ExecTest with its streams.
+func execTest(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
+	profDir := os.Getenv(execProfilesVar)
+	if len(args) < 1 || profDir == "" {
+		return 2, errors.New(ExecArg + ": want a test binary, and " + execProfilesVar + " in the environment")
+	}
+	if fi, err := os.Stat(profDir); err != nil || !fi.IsDir() {
+		return 2, fmt.Errorf("the directory for the test profiles is missing (%v): no profile could be written", err)
 	}
 	wd, err := os.Getwd()
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "spbuild:", err)
-		return 2
+		return 2, err
 	}
-	cmd := exec.Command(args[1], args[2:]...)
-	cmd.Env = append(os.Environ(), "SPGO_PROFILE="+ProfileFor(args[0], wd))
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	prof := ProfileFor(profDir, wd)
+	watch := &lossWatcher{w: stderr, needle: "write profile " + prof + ":"}
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Env = append(withoutEnv(os.Environ(), execProfilesVar), "SPGO_PROFILE="+prof)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, stdout, watch
 	code, err := runChild(cmd)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "spbuild:", err)
-		return 2
+		return 2, err
 	}
-	return code
+	if watch.seen() {
+		return max(code, 1), fmt.Errorf("the test profile %s was not written (above): failing the run so that it is not lost", prof)
+	}
+	return code, nil
+}
+
+// lossWatcher passes a test binary's standard error through and notes
+// whether a line held needle (the runtime's report of a profile it could
+// not write).
+type lossWatcher struct {
+	w      io.Writer
+	needle string
+	line   []byte // the current line's start, up to len(needle)+64 bytes
+	found  bool
+}
+
+func (l *lossWatcher) Write(b []byte) (int, error) {
+	for _, c := range b {
+		if c == '\n' {
+			l.check()
+			l.line = l.line[:0]
+		} else if len(l.line) < len(l.needle)+64 {
+			l.line = append(l.line, c)
+		}
+	}
+	return l.w.Write(b)
+}
+
+func (l *lossWatcher) check() {
+	if strings.Contains(string(l.line), l.needle) {
+		l.found = true
+	}
+}
+
+// seen reports whether needle was written (on a last line without a
+// newline too).
+func (l *lossWatcher) seen() bool {
+	l.check()
+	return l.found
+}
+
+// withoutEnv returns env without key.
+func withoutEnv(env []string, key string) []string {
+	var out []string
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, key+"=") {
+			out = append(out, kv)
+		}
+	}
+	return out
 }

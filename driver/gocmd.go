@@ -83,11 +83,5 @@ func environ(env []string) []string {
 // setEnv returns env with key set to value (later entries win in
 // os/exec, but a clean list is easier to read in errors).
 func setEnv(env []string, key, value string) []string {
-	out := make([]string, 0, len(env)+1)
-	for _, kv := range env {
-		if !strings.HasPrefix(kv, key+"=") {
-			out = append(out, kv)
-		}
-	}
-	return append(out, key+"="+value)
+	return append(withoutEnv(env, key), key+"="+value)
 }

@@ -186,3 +186,79 @@ func dropTimes(s string) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// TestQuotedPaths: spbuild test works when spbuild's own path or TMPDIR
+// holds quotes or spaces (go test's -exec is split on them), and says
+// why when its path cannot be given to -exec at all. Before, a ' was
+// dropped from the -exec line: the binary was not found, or the test
+// profiles went to a directory that does not exist and were lost
+// without a word.
+func TestQuotedPaths(t *testing.T) {
+	tests := []struct {
+		name    string
+		binDir  string // spbuild's directory ("" the usual one)
+		tmpDir  string // TMPDIR ("" the usual one)
+		wantErr string // in stderr when spbuild test must fail
+	}{
+		{name: "quote in spbuild's path", binDir: "it's mine"},
+		{name: "double quote in spbuild's path", binDir: `the "tools"`},
+		{name: "quote in TMPDIR", tmpDir: "tmp's"},
+		{name: "both quotes in TMPDIR", tmpDir: `it's "tmp"`},
+		{name: "both quotes in spbuild's path", binDir: `it's "bin"`, wantErr: "both kinds of quote"},
+	}
+	dir := writeTree(t, map[string]string{
+		"go.mod":    "module example.com/q\n\ngo 1.22\n",
+		"q.go":      "package q\n\n// Buf allocates n bytes.\nfunc Buf(n int) []byte { return make([]byte, n) }\n",
+		"q_test.go": "package q\n\nimport \"testing\"\n\nfunc TestBuf(t *testing.T) { _ = Buf(1 << 20) }\n",
+	})
+	cache := t.TempDir()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			bin := spbuildBin
+			if tt.binDir != "" {
+				bin = filepath.Join(t.TempDir(), tt.binDir, "spbuild")
+				copyFile(t, spbuildBin, bin, 0o755)
+			}
+			env := append(os.Environ(), "SPGO_CACHE="+cache)
+			if tt.tmpDir != "" {
+				tmp := filepath.Join(t.TempDir(), tt.tmpDir)
+				if err := os.Mkdir(tmp, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				env = append(env, "TMPDIR="+tmp)
+			}
+			cmd := exec.Command(bin, "test", "-p", "1,4", ".")
+			cmd.Dir, cmd.Env = dir, env
+			var o, e strings.Builder
+			cmd.Stdout, cmd.Stderr = &o, &e
+			err := cmd.Run()
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(e.String(), tt.wantErr) {
+					t.Errorf("err %v, stderr %q; want a failure saying %q", err, e.String(), tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("spbuild test: %v\n%s\n%s", err, o.String(), e.String())
+			}
+			if !strings.Contains(o.String(), "q.TestBuf") || !strings.Contains(o.String(), "MHWM_4") {
+				t.Errorf("no report of q.TestBuf: the profile was lost\nstdout:\n%s\nstderr:\n%s", o.String(), e.String())
+			}
+		})
+	}
+}
+
+// copyFile copies src to dst (creating dst's directory) with mode perm.
+func copyFile(t *testing.T, src, dst string, perm os.FileMode) {
+	t.Helper()
+	data, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dst, data, perm); err != nil {
+		t.Fatal(err)
+	}
+}
