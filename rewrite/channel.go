@@ -216,9 +216,16 @@ func (r *fileRewriter) replaceStmt(c *dstutil.Cursor, old dst.Stmt, repl dst.Stm
 // value of the element type (rt.Elem of a witness of ch's type, see
 // witness), and each receive assigns it:
 //
-//	for spgo_c, v, spgo_ok := ch, rt.Elem(C(nil)), false; ; {
-//		v, spgo_ok = rt.Recv2(site, spgo_c)
+//	for spgo_c, v := ch, rt.Elem(C(nil)); ; {
+//		spgo_v, spgo_ok := rt.Recv2(site, spgo_c)
+//		if !spgo_ok {
+//			break
+//		}
+//		v = spgo_v
 //		...
+//
+// (v keeps its last value when the channel is closed, as with the range
+// statement).
 func (r *fileRewriter) rangeChan(c *dstutil.Cursor, n *dst.RangeStmt) {
 	ar, _ := r.astOf(n).(*ast.RangeStmt)
 	if ar == nil {
@@ -247,20 +254,21 @@ func (r *fileRewriter) rangeChan(c *dstutil.Cursor, n *dst.RangeStmt) {
 	case n.Key == nil || isBlank(n.Key):
 		notOK.Init = &dst.AssignStmt{Lhs: []dst.Expr{dst.NewIdent("_"), dst.NewIdent(ok)}, Tok: token.DEFINE, Rhs: []dst.Expr{recv}}
 		first = []dst.Stmt{notOK}
-	case witness != nil:
-		// One variable for the whole loop, as before Go 1.22: declared by
-		// the loop's init statement, assigned by each receive.
-		init.Lhs = append(init.Lhs, n.Key, dst.NewIdent(ok))
-		init.Rhs = append(init.Rhs, r.rtCall("Elem", witness), dst.NewIdent("false"))
-		first = []dst.Stmt{&dst.AssignStmt{Lhs: []dst.Expr{dst.Clone(n.Key).(dst.Expr), dst.NewIdent(ok)}, Tok: token.ASSIGN, Rhs: []dst.Expr{recv}}, notOK}
-	case n.Tok == token.DEFINE:
+	case n.Tok == token.DEFINE && witness == nil:
 		first = []dst.Stmt{&dst.AssignStmt{Lhs: []dst.Expr{n.Key, dst.NewIdent(ok)}, Tok: token.DEFINE, Rhs: []dst.Expr{recv}}, notOK}
-	default: // for x = range ch
+	default: // for x = range ch, and one x per loop: x keeps its last value at the close
+		key := n.Key
+		if witness != nil {
+			// Declared once, by the loop's init statement.
+			init.Lhs = append(init.Lhs, n.Key)
+			init.Rhs = append(init.Rhs, r.rtCall("Elem", witness))
+			key = dst.Clone(n.Key).(dst.Expr)
+		}
 		v := r.in.Names.name("v")
 		first = []dst.Stmt{
 			&dst.AssignStmt{Lhs: []dst.Expr{dst.NewIdent(v), dst.NewIdent(ok)}, Tok: token.DEFINE, Rhs: []dst.Expr{recv}},
 			notOK,
-			&dst.AssignStmt{Lhs: []dst.Expr{n.Key}, Tok: token.ASSIGN, Rhs: []dst.Expr{dst.NewIdent(v)}},
+			&dst.AssignStmt{Lhs: []dst.Expr{key}, Tok: token.ASSIGN, Rhs: []dst.Expr{dst.NewIdent(v)}},
 		}
 	}
 	body := n.Body.List

@@ -75,7 +75,7 @@ func f(ch chan int, done func(func())) {
 			if c := strings.Contains(got, "//go:build !plan9 && go1.21\n"); c != tt.constraint {
 				t.Errorf("go1.21 constraint %v, want %v:\n%s", c, tt.constraint, got)
 			}
-			if p := strings.Contains(got, "for spgo_c, v, spgo_ok := ch, spgo_rt.Elem((chan int)(nil)), false; ; {"); p != tt.perLoop {
+			if p := strings.Contains(got, "for spgo_c, v := ch, spgo_rt.Elem((chan int)(nil)); ; {"); p != tt.perLoop {
 				t.Errorf("one variable per loop %v, want %v:\n%s", p, tt.perLoop, got)
 			}
 			check := func(src string) error {
