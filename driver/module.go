@@ -14,7 +14,7 @@ type module struct {
 	Path   string // module path
 	Root   string // directory of go.mod
 	GoMod  string // go.mod path
-	GoLine string // its go line ("1.21" if absent)
+	GoLine string // its go line ("1.16" if absent, as for the go command)
 	Vendor bool   // builds from vendor/ by default
 	Work   string // go.work path in workspace mode
 }

@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"go/version"
 	"io"
 	"os"
 	"path/filepath"
@@ -100,9 +99,6 @@ func Prepare(ctx context.Context, cfg Config, patterns ...string) (*Prepared, er
 	m, err := readModule(ge)
 	if err != nil {
 		return nil, err
-	}
-	if version.Compare("go"+m.GoLine, "go1.21") < 0 {
-		return nil, fmt.Errorf("%s says go %s: spbuild needs a go line of 1.21 or newer (the runtime's files set their own language version, which Go allows from 1.21)", m.GoMod, m.GoLine)
 	}
 	cache, err := cacheDir(cfg.CacheDir, env)
 	if err != nil {

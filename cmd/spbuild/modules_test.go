@@ -96,7 +96,6 @@ func TestErrors(t *testing.T) {
 		{"not a module", map[string]string{"main.go": "package main\nfunc main() {}\n"}, []string{"run", "."}, "not in a module"},
 		{"no such package", map[string]string{"go.mod": "module m\n\ngo 1.22\n", "main.go": "package main\nfunc main() {}\n"}, []string{"run", "./nosuch"}, "nosuch"},
 		{"type error", map[string]string{"go.mod": "module m\n\ngo 1.22\n", "main.go": "package main\n\nfunc main() {\n\tvar x int = \"a\"\n\t_ = x\n}\n"}, []string{"run", "."}, "main.go:4:"},
-		{"old go line", map[string]string{"go.mod": "module m\n\ngo 1.20\n", "main.go": "package main\nfunc main() {}\n"}, []string{"run", "."}, "go line of 1.21 or newer"},
 		{"html unwritable", map[string]string{"go.mod": "module m\n\ngo 1.22\n", "main.go": "package main\nfunc main() {}\n"}, []string{"run", "-html", "nodir/x.html", "."}, "write nodir/x.html: "},
 		{"bad p", map[string]string{"go.mod": "module m\n\ngo 1.22\n", "main.go": "package main\nfunc main() {}\n"}, []string{"run", "-p", "1,x", "."}, "comma-separated"},
 		{"unknown command", map[string]string{"go.mod": "module m\n\ngo 1.22\n"}, []string{"frob"}, "unknown command"},
@@ -196,6 +195,8 @@ func main() {
 }
 `,
 		}},
+		{name: "go 1.16", files: map[string]string{"go.mod": "module example.com/old\n\ngo 1.16\n", "main.go": oldMain}},
+		{name: "no go line", files: map[string]string{"go.mod": "module example.com/old\n", "main.go": oldMain}},
 		{name: "tags", files: map[string]string{
 			"go.mod":   "module example.com/tags\n\ngo 1.22\n",
 			"main.go":  strings.Replace(wgMain, "%s", "i * k", 1),
@@ -246,6 +247,40 @@ func main() {
 		})
 	}
 }
+
+// oldMain is a program for modules with old go lines (issue 22): a range
+// over a channel whose closures see one variable per loop before Go 1.22
+// (3 3 3), and goroutines over a WaitGroup.
+const oldMain = `package main
+
+import (
+	"fmt"
+	"sync"
+)
+
+func main() {
+	ch := make(chan int, 3)
+	ch <- 1
+	ch <- 2
+	ch <- 3
+	close(ch)
+	var fs []func() int
+	for v := range ch {
+		fs = append(fs, func() int { return v })
+	}
+	for _, f := range fs {
+		fmt.Print(f(), " ")
+	}
+	var wg sync.WaitGroup
+	out := make([]int, 3)
+	for i := 0; i < 3; i++ {
+		wg.Add(1)
+		go func(i int) { defer wg.Done(); out[i] = i * i }(i)
+	}
+	wg.Wait()
+	fmt.Println(out)
+}
+`
 
 // TestOldToolchain: a go command older than spbuild needs is named, not
 // a failure further down.
