@@ -19,8 +19,8 @@ import (
 	"github.com/spgo/spgo/rtlib/profile"
 )
 
-func cmdBuild(args []string) int {
-	c := newCommon("build", "build [-o file] [build flags] [package]")
+func cmdBuild(args, userEnv []string) int {
+	c := newCommon("build", userEnv, "build [-o file] [build flags] [package]")
 	out := c.fs.String("o", "", "output file (default: the package's name in the current directory)")
 	pos, rest, err := c.parse(args)
 	if err != nil {
@@ -55,8 +55,8 @@ func cmdBuild(args []string) int {
 	return 0
 }
 
-func cmdRun(args []string) int {
-	c := newCommon("run", "run [-pmax n | -p list] [-threshold M] [-simulate] [-json f] [-html f] [-pprof f] [-dot f] [-q] [build flags] [package] [-- program args]")
+func cmdRun(args, userEnv []string) int {
+	c := newCommon("run", userEnv, "run [-pmax n | -p list] [-threshold M] [-simulate] [-json f] [-html f] [-pprof f] [-dot f] [-q] [build flags] [package] [-- program args]")
 	var pf pflags
 	pf.register(c.fs)
 	var sf simFlags
@@ -151,8 +151,8 @@ func cmdRun(args []string) int {
 	return code
 }
 
-func cmdTest(args []string) int {
-	c := newCommon("test", "test [-pmax n | -p list] [-json f] [-html f] [-pprof f] [-run regexp] [build flags] [packages] [-- go test flags]")
+func cmdTest(args, userEnv []string) int {
+	c := newCommon("test", userEnv, "test [-pmax n | -p list] [-json f] [-html f] [-pprof f] [-run regexp] [build flags] [packages] [-- go test flags]")
 	var pf pflags
 	pf.register(c.fs)
 	runRe := c.fs.String("run", "", "run only the tests matching this regexp (go test -run)")

@@ -30,6 +30,7 @@ type common struct {
 	mod        string
 	instrument multi
 	verbose    bool
+	env        []string // the go command's and the program's environment
 }
 
 type multi []string
@@ -37,8 +38,8 @@ type multi []string
 func (m *multi) String() string     { return strings.Join(*m, ",") }
 func (m *multi) Set(s string) error { *m = append(*m, s); return nil }
 
-func newCommon(name, synopsis string) *common {
-	c := &common{fs: flag.NewFlagSet("spbuild "+name, flag.ContinueOnError)}
+func newCommon(name string, env []string, synopsis string) *common {
+	c := &common{fs: flag.NewFlagSet("spbuild "+name, flag.ContinueOnError), env: env}
 	c.fs.StringVar(&c.tags, "tags", "", "comma-separated build tags")
 	c.fs.BoolVar(&c.race, "race", false, "build with the race detector")
 	c.fs.BoolVar(&c.trimpath, "trimpath", false, "passed to the go command")
@@ -104,7 +105,7 @@ func (c *common) config(tests bool) driver.Config {
 	if c.mod != "" {
 		bf = append(bf, "-mod="+c.mod)
 	}
-	cfg := driver.Config{Tests: tests, BuildFlags: bf, Instrument: c.instrument}
+	cfg := driver.Config{Tests: tests, BuildFlags: bf, Instrument: c.instrument, Env: c.env}
 	if c.verbose {
 		cfg.Log = os.Stderr
 	}

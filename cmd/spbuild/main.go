@@ -17,7 +17,9 @@
 // report and -pprof a pprof profile, as spreport does from a profile. The user's files,
 // go.mod and go.sum are never modified: instrumented sources and a
 // generated go.mod live in spbuild's cache ($SPGO_CACHE, default spgo in
-// the user cache directory).
+// the user cache directory). spbuild's temporary files live in one
+// directory per run in TMPDIR (spbuild-tmp-*), removed at the end of the
+// run; the next spbuild removes one that a killed spbuild left.
 //
 // Build flags: -tags, -race, -gcflags, -ldflags, -trimpath, -mod, and
 // -instrument patterns (packages outside the main module to instrument).
@@ -34,7 +36,20 @@ func main() {
 	if len(os.Args) > 1 && os.Args[1] == driver.ExecArg {
 		os.Exit(driver.ExecTest(os.Args[2:]))
 	}
-	os.Exit(run(os.Args[1:]))
+	// The go command and the program get the user's environment (and
+	// TMPDIR); spbuild's own temporary files go to a scratch directory.
+	env := os.Environ()
+	s, err := newScratch()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "spbuild:", err)
+	} else {
+		os.Setenv("TMPDIR", s.dir)
+	}
+	code := run(os.Args[1:], env)
+	if s != nil {
+		s.remove()
+	}
+	os.Exit(code)
 }
 
 const usage = `usage:
@@ -44,19 +59,20 @@ const usage = `usage:
 Run 'spbuild <command> -h' for the flags of a command.
 `
 
-// run is the whole command; it returns the exit status.
-func run(args []string) int {
+// run is the whole command; env is the environment of the go command
+// and of the program. It returns the exit status.
+func run(args, env []string) int {
 	if len(args) == 0 {
 		fmt.Fprint(os.Stderr, usage)
 		return 2
 	}
 	switch args[0] {
 	case "build":
-		return cmdBuild(args[1:])
+		return cmdBuild(args[1:], env)
 	case "run":
-		return cmdRun(args[1:])
+		return cmdRun(args[1:], env)
 	case "test":
-		return cmdTest(args[1:])
+		return cmdTest(args[1:], env)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(os.Stdout, usage)
 		return 0

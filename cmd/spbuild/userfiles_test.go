@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -261,4 +262,81 @@ func copyFile(t *testing.T, src, dst string, perm os.FileMode) {
 	if err := os.WriteFile(dst, data, perm); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestKilledLeavesNothing kills spbuild run (SIGKILL) while its program
+// runs, then runs spbuild again with the same TMPDIR: once that has
+// ended, nothing of either may be left in TMPDIR (the escape logs, the
+// program's binary, the profiles and the copy of go.mod live in a
+// per-run directory that the next spbuild removes when its owner is
+// dead).
+func TestKilledLeavesNothing(t *testing.T) {
+	dir := writeTree(t, map[string]string{
+		"go.mod": "module example.com/k\n\ngo 1.22\n",
+		"main.go": `package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+func main() {
+	buf := make([]byte, 1<<20)
+	fmt.Println("ready", len(buf))
+	io.Copy(io.Discard, os.Stdin)
+}
+`,
+	})
+	tmp, cache := t.TempDir(), t.TempDir()
+	env := append(os.Environ(), "TMPDIR="+tmp, "SPGO_CACHE="+cache)
+	cmd := exec.Command(spbuildBin, "run", ".")
+	cmd.Dir, cmd.Env = dir, env
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { stdin.Close() }) // the program, orphaned, ends
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil || !strings.HasPrefix(line, "ready") {
+		t.Fatalf("the program did not start: %q %v", line, err)
+	}
+	left := func() []string {
+		names, _ := filepath.Glob(filepath.Join(tmp, "*"))
+		return names
+	}
+	if len(left()) == 0 {
+		t.Fatal("spbuild run keeps nothing in TMPDIR while its program runs: this test tests nothing")
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	_, stderr, code := spbuildEnv(t, dir, env, "build", "-o", filepath.Join(t.TempDir(), "k"), ".")
+	if code != 0 {
+		t.Fatalf("spbuild build: exit %d\n%s", code, stderr)
+	}
+	if names := left(); len(names) != 0 {
+		t.Errorf("left in TMPDIR: %v", names)
+	}
+}
+
+// spbuildEnv runs spbuild in dir with the environment env.
+func spbuildEnv(t *testing.T, dir string, env []string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	cmd := exec.Command(spbuildBin, args...)
+	cmd.Dir, cmd.Env = dir, env
+	var o, e strings.Builder
+	cmd.Stdout, cmd.Stderr = &o, &e
+	if err := cmd.Run(); err != nil {
+		if _, ok := err.(*exec.ExitError); !ok {
+			t.Fatal(err)
+		}
+	}
+	return o.String(), e.String(), cmd.ProcessState.ExitCode()
 }
