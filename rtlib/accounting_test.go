@@ -168,6 +168,7 @@ func checkCase(t *testing.T, c accCase, orig, inst, src string, strict bool) {
 		t.Fatalf("pmax %d, %d roots", p.PMax, len(p.Roots))
 	}
 	r := p.Roots[0]
+	logFigures(t, c, r)
 	if strict && r.Exact != c.exact {
 		t.Errorf("exact = %v, want %v; reasons %q", r.Exact, c.exact, r.Reasons)
 	}
@@ -209,6 +210,26 @@ func checkCase(t *testing.T, c accCase, orig, inst, src string, strict bool) {
 	if r.Exact && c.slow == "" {
 		checkOracle(t, inst, r)
 	}
+}
+
+// logFigures logs one line with r's figures against c's analytic ones
+// (MiB at p = 1, 2, 4, 8, 64 and the serial peak), for BENCHMARKS.md's
+// accuracy table: go test ./rtlib -run 'TestAccuracy|TestAccounting' -v.
+func logFigures(t *testing.T, c accCase, r profile.Root) {
+	t.Helper()
+	mb := func(b int64) string { return fmt.Sprintf("%.2f", float64(b)/(1<<20)) }
+	var b strings.Builder
+	fmt.Fprintf(&b, "figures | %s |", c.name)
+	for _, q := range []int{1, 2, 4, 8, 64} {
+		m, _ := r.MHWMAt(q)
+		fmt.Fprintf(&b, " %s / %s |", mb(m), mb(c.mhwm(int64(q))))
+	}
+	serial := "—"
+	if c.serial > 0 {
+		serial = mb(c.serial)
+	}
+	fmt.Fprintf(&b, " %s / %s | %v |", mb(r.SerialPeak), serial, r.Exact)
+	t.Log(b.String())
 }
 
 // analyticUnder is how far below an analytic figure a reported one may
