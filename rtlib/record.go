@@ -33,6 +33,8 @@ type recTask struct {
 	group  any               // the group its end or Done was released to
 	ran    int32             // its strand last listed in rec.ran, +1
 	ranIn  int32             // the census interval it was listed in
+	rel    int32             // its release's index in rec.groups[group]
+	relS   int32             // the strand released there, -1: none
 }
 
 // recDeath is a death deferred to a join: the census that found it and
@@ -149,7 +151,7 @@ func recEndRoot(r *proot) {
 
 // recNewTask declares a task and opens its first strand.
 func recNewTask(parent int32, site Site) *recTask {
-	t := &recTask{id: rec.tasks, strand: -1, last: -1}
+	t := &recTask{id: rec.tasks, strand: -1, last: -1, relS: -1}
 	rec.tasks++
 	recName(site)
 	recFail(rec.w.Task(trace.Task{ID: t.id, Parent: parent, Site: int32(site)}))
@@ -359,7 +361,15 @@ func recFork(parent, child *dnode, site Site, g any) {
 }
 
 // recReturn: d's task ended; a member of a group (an errgroup's task, a
-// WaitGroup.Go's) is released to it.
+// WaitGroup.Go's) is released to it. A task released at a Done that no
+// Wait has joined yet is released at its end instead: the strands after
+// its Done (the return, the census Task.Return may run, which finds
+// what the task dropped before its Done) then come before the join, as
+// they do for the engine, which joins a task only once it has ended
+// (dnode.completeFor). Released at its Done, a census's deaths in its
+// last strand could be charged after the parent ran on past the Wait:
+// a schedule of the trace would hold them longer than any the MHWM
+// covers (a merge sort's buffers, ws at p = 8 above MHWM_8 by 1–2 MB).
 func recReturn(d *dnode) {
 	t := recOpenOf(d)
 	if t == nil {
@@ -373,13 +383,21 @@ func recReturn(d *dnode) {
 	if d.group != nil {
 		recRelease(t, d.group, t.last)
 	}
+	if t.relS >= 0 && t.relS != t.last {
+		if m := rec.groups[t.group]; int(t.rel) < len(m) && m[t.rel] == t.relS {
+			m[t.rel], t.relS = t.last, t.last
+		}
+	}
 }
 
+// recRelease releases t's strand s to group g: g's next Wait waits for
+// it. A task is released to a group once; t.rel and t.relS keep where,
+// for recReturn.
 func recRelease(t *recTask, g any, s int32) {
 	if t.group == g {
 		return
 	}
-	t.group = g
+	t.group, t.rel, t.relS = g, int32(len(rec.groups[g])), s
 	rec.groups[g] = append(rec.groups[g], s)
 }
 

@@ -27,7 +27,10 @@
 //   - Seq: a task's strand → its next strand, when they are split by
 //     anything but a spawn (a join, a blocking operation).
 //   - Join: a joined child's last strand → the parent's strand after the
-//     Wait.
+//     Wait. A child released by a Done before its end is joined from its
+//     last strand too, as the MHWM engine joins it, unless the Wait
+//     returned before the child ended: then from the strand that ended
+//     at its Done.
 //   - Chan, Mutex, Cond, Other: synchronisation between tasks: the strand
 //     that ended at a send (close, unlock, signal, …) → the strand that
 //     begins after the matching receive (lock, wake-up, …). A channel of
