@@ -230,6 +230,9 @@ func logFigures(t *testing.T, c accCase, r profile.Root) {
 	}
 	fmt.Fprintf(&b, " %s / %s | %v |", mb(r.SerialPeak), serial, r.Exact)
 	t.Log(b.String())
+	for _, why := range r.Reasons {
+		t.Log("reason: " + why)
+	}
 }
 
 // analyticUnder is how far below an analytic figure a reported one may

@@ -102,6 +102,8 @@ var mem struct {
 	baseline  int64    // live bytes at the first census not otherwise known
 	based     bool
 	inCensus  bool
+	marks     uint32 // external-call markers passed (At)
+	allocsAt  uint64 // the runtime's bytes allocated, at the last census
 }
 
 func init() {
@@ -197,14 +199,56 @@ func allocp(site Site, n int64, p unsafe.Pointer) {
 func At(site Site) {
 	hb.Store(int32(site))
 	if d := holderDnode(); d != nil {
-		if cfg.census == censusOracle {
+		switch cfg.census {
+		case censusOracle:
 			// What the statements since the last reading allocated and
 			// dropped is theirs, not this call's.
 			census(d, 0)
+		case censusBounded:
+			if mem.marks++; mem.marks%markCheck == 0 && heapGrown() {
+				census(d, 0)
+			}
 		}
 		d.extSite = site
 	}
 }
+
+// markCheck is how many external-call markers pass between two looks at
+// the heap (a runtime/metrics reading, about 300 ns).
+const markCheck = 64
+
+// heapGrown reports whether the heap grew by the census budget since the
+// last census, by the runtime's count of bytes allocated: uninstrumented
+// code (the standard library, dependencies) allocates where no hook
+// sees it, and a program that allocates mostly there got almost no
+// censuses (stdlibheavy: one in its whole run, 36 MB reported for at
+// most 16). The count is off by up to a span per size class between
+// collections; it only decides when to collect.
+func heapGrown() bool {
+	metrics.Read(mem.samples[:1])
+	grown := int64(mem.samples[0].Value.Uint64()-mem.allocsAt) - mem.own - mem.ownLarge
+	return grown >= mem.budget
+}
+
+// lagCensus takes a census at a strand boundary of d (a spawn, the end
+// of a task) when uninstrumented code allocated at least lagCensusMin
+// bytes that the hooks did not explain since the last census: small
+// objects are counted only at censuses, and one after the boundary would
+// charge them to the strand running then, not to the one that made them
+// (strconvkeep's 200 000 strings: 1.2 MB charged so).
+func lagCensus(d *dnode) {
+	if d == nil || d.detached || cfg.census != censusBounded {
+		return
+	}
+	metrics.Read(mem.samples[:1])
+	unexplained := int64(mem.samples[0].Value.Uint64()-mem.allocsAt) - mem.since - mem.own - mem.ownLarge
+	if unexplained >= lagCensusMin {
+		census(d, 0)
+	}
+}
+
+// lagCensusMin is the least unexplained allocation lagCensus acts on.
+const lagCensusMin = 16 << 10
 
 // pool adds n untracked bytes at site to d's current chunk.
 func (d *dnode) pool(site Site, n int64) {
@@ -232,11 +276,7 @@ func (d *dnode) pool(site Site, n int64) {
 // endCensus takes a census at the end of task d when d holds at least
 // endCensusMin bytes, in tracked objects and pool chunks not found dead:
 // a death found after the task ended is charged at the task's join, too
-// late for every schedule that runs other work in between. (Censuses at
-// the other strand boundaries, a spawn, a join, the return of a function
-// that spawns, would catch more; tried, they made the recorded trace's
-// work-stealing schedule of explosion exceed MHWM_8 by 2.9 KB, not
-// understood yet.)
+// late for every schedule that runs other work in between.
 func endCensus(d *dnode) {
 	if d == nil || d.detached || cfg.census != censusBounded {
 		return
@@ -398,14 +438,19 @@ func census(c *dnode, pending int64) {
 	gcBackstop()
 	b := barrier(c)
 	b.census = recCensus(c)
+	alone := len(mem.ran) == 0 || len(mem.ran) == 1 && mem.ran[0] == c
 	clear(mem.ran)
 	mem.ran = mem.ran[:0]
 	mem.interval++
 	noteRan(c)
 	// Small objects by uninstrumented code are seen only now: charged to
-	// the running task, possibly after the strand that made them.
+	// the running task. When no other task ran since the last census,
+	// that is the task that made them; otherwise perhaps not (the root's
+	// census lag counts those bytes).
 	lag := chargeSmall(c)
-	c.root.lagged += lag
+	if !alone {
+		c.root.lagged += lag
+	}
 	hook(-pending)
 	metrics.Read(mem.samples[2:])
 	heapLive := int64(mem.samples[2].Value.Uint64())
@@ -458,6 +503,7 @@ func census(c *dnode, pending int64) {
 	mem.water = max(mem.water, mem.live)
 	observe(c.root, heapLive-ownLive())
 	resetBudget()
+	mem.allocsAt = mem.samples[0].Value.Uint64()
 }
 
 // observe feeds root r's self-check with the live heap a census found

@@ -76,6 +76,7 @@ func forkIn(site Site, g any) *Task {
 		census(p.dn, 0)
 	} else {
 		forkCensus(p.dn)
+		lagCensus(p.dn)
 	}
 	sched.mu.Lock()
 	t := newTaskLocked(kForked)
@@ -123,6 +124,7 @@ func (t *Task) Return() {
 			census(d, 0)
 		case censusBounded:
 			endCensus(d)
+			lagCensus(d)
 		}
 	}
 }
