@@ -40,8 +40,22 @@ type tracked struct {
 	site  Site
 	dn    *dnode
 	ep    int64
+	seen  seen  // where it was last known live
 	rs    int32 // the recorded strand that allocated it (SPGO_TRACE), else -1
 }
+
+// seen is the last point an object was known live: its allocation, or a
+// census it survived, in strand st of task dn (dnode.strand). A death a
+// census finds in that same strand happened in it, and is charged there
+// late by no more than the strand's own work; any other death may have
+// happened in an earlier strand, and counts in the root's late bytes.
+type seen struct {
+	dn *dnode
+	st uint64
+}
+
+// now is where the running strand of d is.
+func seenNow(d *dnode) seen { return seen{d, d.strand} }
 
 // cand is a pool chunk a census may charge deaths to.
 type cand struct {
@@ -56,6 +70,7 @@ type cand struct {
 type chunk struct {
 	dn    *dnode
 	ep    int64
+	seen  seen // where its bytes were last known live (all added in that strand)
 	site  Site
 	rs    int32 // the last recorded strand that added to it (SPGO_TRACE), else -1
 	bytes int64
@@ -103,6 +118,8 @@ var mem struct {
 	based     bool
 	inCensus  bool
 	marks     uint32 // external-call markers passed (At)
+	fresh     *dnode // a census ran in it right before a strand boundary
+	final     bool   // the census at a root's end
 	allocsAt  uint64 // the runtime's bytes allocated, at the last census
 }
 
@@ -152,6 +169,7 @@ func holderDnode() *dnode {
 // allocp charges n bytes at site, the object at p (nil if not known).
 func allocp(site Site, n int64, p unsafe.Pointer) {
 	hb.Store(int32(site))
+	mem.fresh = nil
 	d := holderDnode()
 	if d == nil || d.detached {
 		if mem.on {
@@ -174,7 +192,7 @@ func allocp(site Site, n int64, p unsafe.Pointer) {
 	hook(n)
 	mem.since += n
 	if p != nil && n >= cfg.track && cfg.census != censusOff {
-		mem.objs = ownAppend(mem.objs, tracked{wp: weak.Make((*byte)(p)), bytes: n, site: site, dn: d, ep: d.epoch, rs: recStrand(d)})
+		mem.objs = ownAppend(mem.objs, tracked{wp: weak.Make((*byte)(p)), bytes: n, site: site, dn: d, ep: d.epoch, seen: seenNow(d), rs: recStrand(d)})
 		mem.own += 16
 		mem.trackLive += n
 		d.bigLive += n
@@ -198,6 +216,7 @@ func allocp(site Site, n int64, p unsafe.Pointer) {
 // holder.
 func At(site Site) {
 	hb.Store(int32(site))
+	mem.fresh = nil
 	if d := holderDnode(); d != nil {
 		switch cfg.census {
 		case censusOracle:
@@ -244,6 +263,7 @@ func lagCensus(d *dnode) {
 	unexplained := int64(mem.samples[0].Value.Uint64()-mem.allocsAt) - mem.since - mem.own - mem.ownLarge
 	if unexplained >= lagCensusMin {
 		census(d, 0)
+		mem.fresh = d
 	}
 }
 
@@ -262,7 +282,7 @@ func (d *dnode) pool(site Site, n int64) {
 		s := &mem.pslots[site]
 		if s.stamp == d.poolEp && int(s.idx) < len(mem.pool) {
 			c := &mem.pool[s.idx]
-			if c.dn == d && c.site == site && c.ep == d.epoch {
+			if c.dn == d && c.site == site && c.ep == d.epoch && c.seen == seenNow(d) {
 				c.bytes += n
 				c.rs = recStrand(d)
 				return
@@ -270,7 +290,7 @@ func (d *dnode) pool(site Site, n int64) {
 		}
 		s.stamp, s.idx = d.poolEp, int32(len(mem.pool))
 	}
-	mem.pool = ownAppend(mem.pool, chunk{dn: d, ep: d.epoch, site: site, rs: recStrand(d), bytes: n})
+	mem.pool = ownAppend(mem.pool, chunk{dn: d, ep: d.epoch, seen: seenNow(d), site: site, rs: recStrand(d), bytes: n})
 }
 
 // endCensus takes a census at the end of task d when d holds at least
@@ -302,6 +322,28 @@ func forkCensus(d *dnode) {
 	}
 	if d.received >= endCensusMin {
 		census(d, 0)
+		mem.fresh = d
+	}
+}
+
+// joinCensus takes a census before d's Wait is applied when d, or the
+// goroutines it may join, hold at least endCensusMin bytes: what they
+// hold is then seen live at the end
+// of the strand before the join, and a death found later in the strand
+// after it happened there (not counted late).
+func joinCensus(d *dnode) {
+	if d == nil || d.detached || cfg.census != censusBounded {
+		return
+	}
+	held := d.bigLive + d.pooled
+	for _, s := range d.scopes {
+		for _, k := range s.kids {
+			held += k.bigLive + k.pooled // its own from the join on
+		}
+	}
+	if held >= endCensusMin {
+		census(d, 0)
+		mem.fresh = d
 	}
 }
 
@@ -318,8 +360,9 @@ func leaveCensus(d *dnode) {
 	if d == nil || d.detached || cfg.census != censusBounded || len(d.scopes) < 2 {
 		return
 	}
-	if a := d.top().alloc; a >= endCensusMin && float64(a) >= cfg.errBound*float64(mem.live) {
+	if a := d.top().alloc; a >= endCensusMin {
 		census(d, 0)
+		mem.fresh = d
 	}
 }
 
@@ -343,6 +386,10 @@ func switchTo(next *dnode) {
 	}
 	if h := mem.holder; h == nil || !h.finished || h.detached {
 		chargeUninstrumented(h)
+	}
+	if h := mem.holder; h != nil && h != next {
+		h.strand++ // others run before it goes on
+		mem.fresh = nil
 	}
 	mem.holder = next
 	noteRan(next)
@@ -461,12 +508,13 @@ func census(c *dnode, pending int64) {
 	keep := mem.objs[:0]
 	for _, o := range mem.objs {
 		if o.wp.Value() != nil {
+			o.seen = seenNow(c)
 			keep = append(keep, o)
 			continue
 		}
 		mem.trackLive -= o.bytes
 		o.dn.bigLive -= o.bytes
-		free(c, o.dn, o.ep, o.rs, o.site, o.bytes, b)
+		free(c, o.dn, o.ep, o.seen, o.rs, o.site, o.bytes, b)
 	}
 	clear(mem.objs[len(keep):])
 	mem.objs = keep
@@ -499,6 +547,9 @@ func census(c *dnode, pending int64) {
 	// roots', the heap before the first root) raised it, and with it how
 	// late every death is found (finegrain: 2 MB between censuses, ten
 	// in 327 679 strands, MHWM_1 30 MB for 0.02).
+	for i := range mem.pool {
+		mem.pool[i].seen = seenNow(c) // what is left is live now
+	}
 	mem.live = mem.trackLive + mem.poolLive
 	mem.water = max(mem.water, mem.live)
 	observe(c.root, heapLive-ownLive())
@@ -711,8 +762,8 @@ func barrier(c *dnode) charge {
 }
 
 // free charges a death of n bytes at site allocated by dn in epoch ep
-// (recorded strand rs).
-func free(c, dn *dnode, ep int64, rs int32, site Site, n int64, b charge) {
+// (recorded strand rs), last seen live at sn.
+func free(c, dn *dnode, ep int64, sn seen, rs int32, site Site, n int64, b charge) {
 	now, s, depth := where(c, dn, ep)
 	if !now && s == nil {
 		return // another root's
@@ -721,12 +772,46 @@ func free(c, dn *dnode, ep int64, rs int32, site Site, n int64, b charge) {
 	switch {
 	case now:
 		c.add(site, -n)
+		lateNow(c, sn, n)
 	case s != nil:
 		s.deferFree(c, site, n, b.census, rs)
 		c.root.deferred += n
 		if debugCensus {
 			nw, _, _ := where(c, dn, ep)
 			fmt.Fprintf(os.Stderr, "  deferred tracked %d at %s (alloc by %p depth %d ep %d joined %v, running %p depth %d epoch %d, where now %v, barrier now %v)\n", n, sitePos(site), dn, dn.depth, ep, dn.joined, c, c.depth, c.epoch, nw, b.now)
+		}
+	}
+}
+
+// lateNow counts a death of n bytes charged now in c, last seen live at
+// sn, in c's root's late bytes when it may have happened in an earlier
+// strand (not at a root's end: nothing runs after it).
+func lateNow(c *dnode, sn seen, n int64) {
+	if sn != seenNow(c) && !mem.final {
+		c.root.deferred += n
+		if debugCensus {
+			fmt.Fprintf(os.Stderr, "  late now %d: last seen in %p strand %d, found in %p (depth %d) strand %d\n", n, sn.dn, sn.st, c, c.depth, c.strand)
+		}
+	}
+}
+
+// carry moves what a census just saw live in d's running strand to the
+// strand that starts now: the census ran right before the boundary, with
+// no program code between.
+func carry(d *dnode) {
+	if mem.fresh != d {
+		return
+	}
+	mem.fresh = nil
+	old, next := seenNow(d), seen{d, d.strand + 1}
+	for i := range mem.objs {
+		if o := &mem.objs[i]; o.seen == old {
+			o.seen = next
+		}
+	}
+	for i := range mem.pool {
+		if ch := &mem.pool[i]; ch.seen == old {
+			ch.seen = next
 		}
 	}
 }
@@ -792,6 +877,7 @@ func freePooled(c *dnode, dead int64, b charge) (freed int64) {
 		freed += n
 		if k.now {
 			c.add(ch.site, -n)
+			lateNow(c, ch.seen, n)
 		} else {
 			k.s.deferFree(c, ch.site, n, b.census, ch.rs)
 			c.root.deferred += n

@@ -93,6 +93,9 @@ func dagJoin(t *Task, g any, site Site) {
 			// What the strand before the Wait dropped is found in it,
 			// not after the join.
 			census(t.dn, 0)
+			mem.fresh = t.dn
+		} else {
+			joinCensus(t.dn)
 		}
 		recJoin(t.dn, g)
 		t.dn.join(g, site)
@@ -128,6 +131,7 @@ func dagLeave(site Site) {
 	if d := holderDnode(); d != nil {
 		if atBoundaries() {
 			census(d, 0)
+			mem.fresh = d
 		} else {
 			leaveCensus(d)
 		}

@@ -98,6 +98,7 @@ type dnode struct {
 	ranEp    int64  // its epoch then (the latest strand that ran)
 	bigLive  int64  // bytes of its tracked objects not found dead
 	pooled   int64  // bytes of its pool chunks not found dead
+	strand   uint64 // strands so far: spawns, joins, its end, and switches away from it
 	received int64  // bytes its joined kids held at their joins, since its last census
 	censused bool   // a census ran while it held the baton
 	poolEp   uint32
@@ -185,6 +186,14 @@ const segFeed = 256
 func (d *dnode) emit(ev item) {
 	if d.detached {
 		return
+	}
+	switch ev.kind {
+	case itSpawn, itSync, itReturn:
+		// Work of other tasks may run between the strands on either
+		// side (Call, CallReturn and SetLimit are series boundaries: a
+		// free moved across one is as late as one inside a strand).
+		carry(d)
+		d.strand++
 	}
 	r := d.root
 	if d.direct {

@@ -346,7 +346,9 @@ func endRoot(t *Task, partial bool) {
 	r := d.root
 	partial = partial || panicking()
 	if cfg.census != censusOff {
+		mem.final = true
 		census(d, 0)
+		mem.final = false
 	} else {
 		chargeUninstrumented(d)
 	}
@@ -436,7 +438,7 @@ func (r *proot) lateReasons(res *mhwm.Result) []string {
 		top = max(top, res.MHWM[res.PMax])
 	}
 	if r.deferred > slackOf(top) {
-		out = append(out, fmt.Sprintf("%d bytes of deaths were found only after the tasks that dropped them had ended, and are charged at a later join: any figure may be up to that much too high", r.deferred))
+		out = append(out, fmt.Sprintf("%d bytes of deaths were found after the strand that may have dropped them had ended, and are charged later (in a later strand or at a join): any figure may be up to that much too high", r.deferred))
 	}
 	if r.based && !r.shared && r.censuses > 0 && res.SerialPeak > r.obsPeak+slackOf(r.obsPeak) {
 		out = append(out, fmt.Sprintf("self-check: the serial peak (%d bytes) is above the most the heap can have held during the root (%d bytes, runtime/metrics at censuses): deaths were charged late", res.SerialPeak, r.obsPeak))

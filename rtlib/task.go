@@ -74,6 +74,7 @@ func forkIn(site Site, g any) *Task {
 	p := self()
 	if atBoundaries() && p.dn != nil {
 		census(p.dn, 0)
+		mem.fresh = p.dn
 	} else {
 		forkCensus(p.dn)
 		lagCensus(p.dn)
