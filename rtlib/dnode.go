@@ -55,7 +55,7 @@ type scope struct {
 	pendRec []recDeath       // pending's census and strand in a trace being recorded
 	limit   int              // errgroup limit for the next block
 	lgroup  any              // the group the limit belongs to
-	alloc   int64            // bytes the task allocated while it was the top scope
+	big     int64            // bytes of tracked objects the task allocated while it was the top scope
 }
 
 // dnode is one task's part of a root's DAG, from its fork to its end.
