@@ -371,9 +371,15 @@ func build(t *testing.T, dir string, args []string) {
 // stdout and stderr.
 func run(t *testing.T, bin, pf string, env ...string) (string, string) {
 	t.Helper()
+	return runArgs(t, bin, pf, nil, env...)
+}
+
+// runArgs is run with command-line arguments.
+func runArgs(t *testing.T, bin, pf string, args []string, env ...string) (string, string) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin)
+	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Dir = t.TempDir()
 	cmd.Env = append(os.Environ(), "SPGO_PROFILE="+pf, "SPGO_TRACE="+pf+".trace")
 	if pf == "" {

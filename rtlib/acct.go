@@ -180,7 +180,7 @@ func allocp(site Site, n int64, p unsafe.Pointer) {
 		return
 	}
 	n = roundSize(n)
-	if cfg.census == censusOracle || mem.since+n >= mem.budget && cfg.census != censusOff {
+	if cfg.census == censusOracle || mem.since+n >= mem.budget && cfg.census != censusOff || bigAlloc(d, n) {
 		// Before charging the new object: deaths found now come first.
 		census(d, n)
 	}
@@ -365,6 +365,18 @@ func leaveCensus(d *dnode) {
 		census(d, 0)
 		mem.fresh = d
 	}
+}
+
+// bigAlloc reports whether an allocation of n bytes by d needs a census
+// before it under the bounded policy: it is large (at least boundaryMin,
+// 1 % of the program's live bytes) and d holds tracked objects that may
+// have died since the last census.
+// A strand that drops a buffer and allocates the next would otherwise
+// hold both at its peak until the budget runs out, and MHWM_p adds that
+// for every strand of its worst case (random programs: up to 16 % above
+// the oracle, marked exact).
+func bigAlloc(d *dnode, n int64) bool {
+	return cfg.census == censusBounded && n >= boundaryMin() && d.bigLive > 0
 }
 
 // boundaryMin is the least a join or a return must concern for a census

@@ -408,6 +408,9 @@ func (r *proot) build() profile.Root {
 	}
 	out.CensusLag = r.lagged
 	out.Reasons = append(out.Reasons, r.lateReasons(res)...)
+	if cfg.census == censusOff {
+		out.Reasons = append(out.Reasons, "SPGO_CENSUS=off: no census ran, so nothing died before the root's end and small allocations by uninstrumented code were read only then: the figures have no error bound")
+	}
 	if res.MHWM != nil && r.lagged*100 > res.MHWM[res.PMax] && r.lagged > lagExact {
 		out.Reasons = append(out.Reasons, fmt.Sprintf("%d bytes of small allocations by uninstrumented code (over 1%% of the figures and %d KiB) were seen only at a census and charged to the strand running then, possibly after the strand that made them", r.lagged, lagExact>>10))
 	}

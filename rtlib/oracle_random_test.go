@@ -1,0 +1,90 @@
+package rtlib_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/spgo/spgo/rewrite"
+	"github.com/spgo/spgo/rtlib/profile"
+)
+
+// TestOracleRandom is the oracle property test of issue 21: random
+// series-parallel programs (testdata/randprog, one per seed: tasks that
+// allocate large and small buffers, hand some to their parent across a
+// join, drop others between their spawns, and make library garbage) run
+// under the default census policy and under the oracle. For p = 1, 2, 4,
+// 8, 64 and the serial peak, the default policy's figures are never
+// below the oracle's by more than oracleUnder, and a root it reports
+// exact is within 3 % + 256 KiB of the oracle. SPGO_LONG=1 runs ten
+// times as many seeds.
+func TestOracleRandom(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs programs")
+	}
+	seeds := 200
+	if os.Getenv("SPGO_LONG") != "" {
+		seeds = 2000
+	}
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const pkg = "./rtlib/testdata/randprog"
+	res, err := rewrite.Packages(context.Background(), rewrite.Config{Dir: root}, pkg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	overlay, err := res.WriteOverlay(filepath.Join(tmp, "overlay"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	orig, inst := filepath.Join(tmp, "orig"), filepath.Join(tmp, "inst")
+	build(t, root, []string{"-o", orig, pkg})
+	build(t, root, []string{"-o", inst, "-overlay", overlay, pkg})
+	exact := 0
+	for seed := 1; seed <= seeds; seed++ {
+		arg := strconv.Itoa(seed)
+		want, _ := runArgs(t, orig, "", []string{arg})
+		fast := runProfile(t, inst, arg, "bounded", want)
+		oracle := runProfile(t, inst, arg, "oracle", want)
+		if fast.Exact {
+			exact++
+		}
+		check := func(what string, got, o int64) {
+			if got < o-oracleUnder || fast.Exact && got > o+slack(o) {
+				t.Errorf("seed %d: %s = %d, oracle %d (exact %v; reasons %q)", seed, what, got, o, fast.Exact, fast.Reasons)
+			}
+		}
+		for _, q := range []int{1, 2, 4, 8, 64} {
+			g, _ := fast.MHWMAt(q)
+			o, _ := oracle.MHWMAt(q)
+			check(fmt.Sprintf("MHWM_%d", q), g, o)
+		}
+		check("serial peak", fast.SerialPeak, oracle.SerialPeak)
+	}
+	t.Logf("%d random programs, %d reported exact", seeds, exact)
+}
+
+// runProfile runs bin with arg under census policy policy, checks its
+// stdout against want and returns its root.
+func runProfile(t *testing.T, bin, arg, policy, want string) profile.Root {
+	t.Helper()
+	pf := filepath.Join(t.TempDir(), policy+".json")
+	got, _ := runArgs(t, bin, pf, []string{arg}, "SPGO_CENSUS="+policy)
+	if got != want {
+		t.Fatalf("seed %s, %s: stdout %q, original %q", arg, policy, got, want)
+	}
+	p, err := profile.ReadFile(pf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Roots) != 1 {
+		t.Fatalf("seed %s, %s: %d roots", arg, policy, len(p.Roots))
+	}
+	return p.Roots[0]
+}
