@@ -270,9 +270,12 @@
 // to the call site that caused them: the rewriter calls At(site) before every
 // statement that calls uninstrumented code, and the bytes of an interval
 // go to the last such site, else to the last hooked site. Deaths
-// are found by censuses (runtime.GC) under a bounded-error rule; big
-// objects are tracked with weak pointers. ACCOUNTING.md has the
-// mechanisms measured, the choice, and its error bound.
+// are found by censuses (runtime.GC): after a budget of allocation, at
+// strand boundaries and before large allocations; big objects are
+// tracked with weak pointers. A death found after the strand that may
+// have caused it counts in the root's late bytes, which mark the root
+// inexact past 3 % + 256 KiB. ACCOUNTING.md has the mechanisms
+// measured, the choice, and what the figures are checked against.
 //
 // # Profile and environment
 //

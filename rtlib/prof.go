@@ -441,7 +441,7 @@ func (r *proot) lateReasons(res *mhwm.Result) []string {
 		top = max(top, res.MHWM[res.PMax])
 	}
 	if r.deferred > slackOf(top) {
-		out = append(out, fmt.Sprintf("%d bytes of deaths were found after the strand that may have dropped them had ended, and are charged later (in a later strand or at a join): any figure may be up to that much too high", r.deferred))
+		out = append(out, fmt.Sprintf("%d bytes of deaths were found after the strand that may have dropped them had ended, and are charged later (in a later strand or at a join): that lateness can raise a figure by up to that much", r.deferred))
 	}
 	if r.based && !r.shared && r.censuses > 0 && res.SerialPeak > r.obsPeak+slackOf(r.obsPeak) {
 		out = append(out, fmt.Sprintf("self-check: the serial peak (%d bytes) is above the most the heap can have held during the root (%d bytes, runtime/metrics at censuses): deaths were charged late", res.SerialPeak, r.obsPeak))
