@@ -234,7 +234,7 @@ func At(site Site) {
 
 // markCheck is how many external-call markers pass between two looks at
 // the heap (a runtime/metrics reading, about 300 ns).
-const markCheck = 64
+const markCheck = 256
 
 // heapGrown reports whether the heap grew by the census budget since the
 // last census, by the runtime's count of bytes allocated: uninstrumented
