@@ -6,7 +6,9 @@
 // parent across the join through a slot, drops others before, between
 // or after its spawns, and makes garbage in the standard library
 // (strconv, strings). The shape depends on the seed only, so a serial
-// run is deterministic; the program prints a checksum of its work.
+// run is deterministic; the program prints a checksum of its work, which
+// each task computes from its own and its goroutines' (no shared
+// variable: the original program runs them in parallel).
 package main
 
 import (
@@ -23,8 +25,6 @@ type node struct {
 	r     *rand.Rand
 	depth int
 }
-
-var sink int
 
 // size is a random allocation size: small (pooled) or large (tracked).
 func (n *node) size() int {
@@ -44,8 +44,10 @@ func touch(b []byte) int {
 	return s
 }
 
-// run is a task: it returns the buffer it hands to its parent (or nil).
-func (n *node) run() []byte {
+// run is a task: it returns the buffer it hands to its parent (or nil)
+// and a checksum of its work.
+func (n *node) run() ([]byte, int) {
+	sink := 0
 	var keep [][]byte
 	for range n.r.IntN(3) {
 		keep = append(keep, make([]byte, n.size()))
@@ -62,13 +64,14 @@ func (n *node) run() []byte {
 		kids = n.r.IntN(4)
 	}
 	slots := make([][]byte, kids)
+	sums := make([]int, kids)
 	var wg sync.WaitGroup
 	for i := range kids {
 		c := &node{r: rand.New(rand.NewPCG(n.r.Uint64(), uint64(i))), depth: n.depth + 1}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			slots[i] = c.run()
+			slots[i], sums[i] = c.run()
 		}()
 		if n.r.IntN(3) == 0 && len(keep) > 0 {
 			sink += touch(keep[0])
@@ -78,10 +81,11 @@ func (n *node) run() []byte {
 	mid := make([]byte, n.size()) // live across the join
 	wg.Wait()
 	sink += touch(mid)
-	for _, s := range slots {
+	for i, s := range slots {
 		if s != nil {
 			sink += touch(s)
 		}
+		sink += sums[i]
 	}
 	for _, b := range keep {
 		sink += touch(b)
@@ -89,9 +93,9 @@ func (n *node) run() []byte {
 	if n.r.IntN(2) == 0 {
 		out := make([]byte, n.size())
 		sink += touch(out)
-		return out
+		return out, sink
 	}
-	return nil
+	return nil, sink
 }
 
 func main() {
@@ -101,7 +105,8 @@ func main() {
 		os.Exit(2)
 	}
 	root := &node{r: rand.New(rand.NewPCG(seed, 1))}
-	if b := root.run(); b != nil {
+	b, sink := root.run()
+	if b != nil {
 		sink += touch(b)
 	}
 	fmt.Println(sink)
