@@ -54,7 +54,7 @@ type seen struct {
 	st uint64
 }
 
-// now is where the running strand of d is.
+// seenNow is the running strand of d.
 func seenNow(d *dnode) seen { return seen{d, d.strand} }
 
 // cand is a pool chunk a census may charge deaths to.
@@ -119,6 +119,13 @@ var mem struct {
 	inCensus  bool
 	marks     uint32 // external-call markers passed (At)
 	fresh     *dnode // a census ran in it right before a strand boundary
+
+	// A census at a task's end is followed by no program code of the
+	// task: what it saw live is live when the next task takes the
+	// baton. endSeen is that census's point, alias it (and the ended
+	// task's later strands, its Return among them) and aliasTo the strand
+	// of the task that took the baton, until the next census.
+	endSeen, alias, aliasTo seen
 	final     bool   // the census at a root's end
 	allocsAt  uint64 // the runtime's bytes allocated, at the last census
 }
@@ -232,44 +239,6 @@ func At(site Site) {
 	}
 }
 
-// markCheck is how many external-call markers pass between two looks at
-// the heap (a runtime/metrics reading, about 300 ns).
-const markCheck = 256
-
-// heapGrown reports whether the heap grew by the census budget since the
-// last census, by the runtime's count of bytes allocated: uninstrumented
-// code (the standard library, dependencies) allocates where no hook
-// sees it, and a program that allocates mostly there got almost no
-// censuses (stdlibheavy: one in its whole run, 36 MB reported for at
-// most 16). The count is off by up to a span per size class between
-// collections; it only decides when to collect.
-func heapGrown() bool {
-	metrics.Read(mem.samples[:1])
-	grown := int64(mem.samples[0].Value.Uint64()-mem.allocsAt) - mem.own - mem.ownLarge
-	return grown >= mem.budget
-}
-
-// lagCensus takes a census at a strand boundary of d (a spawn, the end
-// of a task) when uninstrumented code allocated at least lagCensusMin
-// bytes that the hooks did not explain since the last census: small
-// objects are counted only at censuses, and one after the boundary would
-// charge them to the strand running then, not to the one that made them
-// (strconvkeep's 200 000 strings: 1.2 MB charged so).
-func lagCensus(d *dnode) {
-	if d == nil || d.detached || cfg.census != censusBounded {
-		return
-	}
-	metrics.Read(mem.samples[:1])
-	unexplained := int64(mem.samples[0].Value.Uint64()-mem.allocsAt) - mem.since - mem.own - mem.ownLarge
-	if unexplained >= lagCensusMin {
-		census(d, 0)
-		mem.fresh = d
-	}
-}
-
-// lagCensusMin is the least unexplained allocation lagCensus acts on.
-const lagCensusMin = 16 << 10
-
 // pool adds n untracked bytes at site to d's current chunk.
 func (d *dnode) pool(site Site, n int64) {
 	mem.poolLive += n
@@ -293,110 +262,6 @@ func (d *dnode) pool(site Site, n int64) {
 	mem.pool = ownAppend(mem.pool, chunk{dn: d, ep: d.epoch, seen: seenNow(d), site: site, rs: recStrand(d), bytes: n})
 }
 
-// endCensus takes a census at the end of task d when d holds at least
-// endCensusMin bytes, in tracked objects and pool chunks not found dead:
-// a death found after the task ended is charged at the task's join, too
-// late for every schedule that runs other work in between.
-func endCensus(d *dnode) {
-	if d == nil || d.detached || cfg.census != censusBounded {
-		return
-	}
-	// A task that had a census and ran on since also gets one: left in
-	// the interval, its tail would make every death the next census finds
-	// wait for the join of the task and whoever finds them.
-	if d.bigLive+d.pooled >= endCensusMin || d.censused && d.ranIn == mem.interval {
-		census(d, 0)
-	}
-}
-
-// forkCensus takes a census before d spawns when the goroutines it
-// joined since its last census held at least endCensusMin bytes at their
-// joins: what they handed to d, d may have dropped since, and a death
-// found in the new goroutine would be charged there, where every sibling
-// the goroutine runs beside would hold it too (a hand-off: eight 1 MiB
-// results dropped after a join, then eight 2 MiB scratch tasks, reported
-// MHWM_8 22 MiB for 16).
-func forkCensus(d *dnode) {
-	if d == nil || d.detached || cfg.census != censusBounded {
-		return
-	}
-	if d.received >= endCensusMin {
-		census(d, 0)
-		mem.fresh = d
-	}
-}
-
-// joinCensus takes a census before d's Wait is applied when the
-// goroutines it may join, and what the function waiting allocated, hold
-// at least boundaryMin bytes in tracked (large) objects: what they hold
-// is then seen live at the end
-// of the strand before the join, and a death found later in the strand
-// after it happened there (not counted late).
-func joinCensus(d *dnode) {
-	if d == nil || d.detached || cfg.census != censusBounded {
-		return
-	}
-	held := d.top().big // the function's own, still live or not
-	for _, s := range d.scopes {
-		for _, k := range s.kids {
-			held += k.bigLive // d's from the join on
-		}
-	}
-	if held >= boundaryMin() {
-		census(d, 0)
-		mem.fresh = d
-	}
-}
-
-// leaveCensus takes a census when a function that spawns returns (d's
-// top scope closes) after allocating at least boundaryMin bytes in
-// tracked (large) objects: small ones alone (a fine-grained fork-join's
-// frames) would cost a collection per call. What such a function
-// allocated for its own use (a merge
-// buffer, quicksort's scratch) dies at its return; found later, the
-// death is charged in a later strand of the task, and every schedule
-// that runs the function's goroutines' siblings in between holds it:
-// quicksort at its test size reported MHWM_1 4.22 MiB for 3.60.
-func leaveCensus(d *dnode) {
-	if d == nil || d.detached || cfg.census != censusBounded || len(d.scopes) < 2 {
-		return
-	}
-	if d.top().big >= boundaryMin() {
-		census(d, 0)
-		mem.fresh = d
-	}
-}
-
-// bigAlloc reports whether an allocation of n bytes by d needs a census
-// before it under the bounded policy: it is large (at least boundaryMin,
-// 1 % of the program's live bytes) and d holds tracked objects that may
-// have died since the last census.
-// A strand that drops a buffer and allocates the next would otherwise
-// hold both at its peak until the budget runs out, and MHWM_p adds that
-// for every strand of its worst case (random programs: up to 16 % above
-// the oracle, marked exact).
-func bigAlloc(d *dnode, n int64) bool {
-	return cfg.census == censusBounded && n >= boundaryMin() && d.bigLive > 0
-}
-
-// boundaryMin is the least a join or a return must concern for a census
-// there: endCensusMin, and 1 % of the program's live bytes at the last
-// census, which keeps the collections' cost (proportional to the heap)
-// in proportion to what they can find. What it lets through is bounded:
-// along one chain of nested calls the skipped allocations shrink
-// geometrically in the usual divide and conquer, so the deaths they
-// delay add up to a few percent of the live heap per running strand
-// (quicksort at its default size: MHWM_1 281.4 MiB for its serial peak
-// of 280.2, with 1 %; 310.5 with 3 %).
-func boundaryMin() int64 { return max(endCensusMin, mem.live/100) }
-
-// endCensusMin is how many bytes a task must hold, in tracked objects
-// and pool chunks not found dead, for its end to get a census: a death
-// found after the task ended is charged at the join of the task, which
-// raises every figure whose worst case holds the task as completed
-// (the root's deferred bytes say how much was charged so).
-const endCensusMin = 4 << 10
-
 // switchTo is called at every baton switch: the uninstrumented bytes
 // allocated since the last reading are charged to the task that ran. A
 // task that ended (and was not detached by the end of its root) was read
@@ -412,6 +277,9 @@ func switchTo(next *dnode) {
 		chargeUninstrumented(h)
 	}
 	if h := mem.holder; h != nil && h != next {
+		if h.finished && mem.endSeen.dn == h && next != nil {
+			mem.alias, mem.aliasTo = mem.endSeen, seenNow(next)
+		}
 		h.strand++ // others run before it goes on
 		mem.fresh = nil
 	}
@@ -577,6 +445,7 @@ func census(c *dnode, pending int64) {
 	mem.water = max(mem.water, mem.live)
 	observe(c.root, heapLive-ownLive())
 	resetBudget()
+	mem.endSeen, mem.alias, mem.aliasTo = seen{}, seen{}, seen{}
 	mem.allocsAt = mem.samples[0].Value.Uint64()
 }
 
@@ -798,7 +667,7 @@ func free(c, dn *dnode, ep int64, sn seen, rs int32, site Site, n int64, b charg
 		lateNow(c, sn, n)
 	case s != nil:
 		s.deferFree(c, site, n, b.census, rs)
-		c.root.deferred += n
+		c.root.late += n
 		if debugCensus {
 			nw, _, _ := where(c, dn, ep)
 			fmt.Fprintf(os.Stderr, "  deferred tracked %d at %s (alloc by %p depth %d ep %d joined %v, running %p depth %d epoch %d, where now %v, barrier now %v)\n", n, sitePos(site), dn, dn.depth, ep, dn.joined, c, c.depth, c.epoch, nw, b.now)
@@ -810,10 +679,13 @@ func free(c, dn *dnode, ep int64, sn seen, rs int32, site Site, n int64, b charg
 // sn, in c's root's late bytes when it may have happened in an earlier
 // strand (not at a root's end: nothing runs after it).
 func lateNow(c *dnode, sn seen, n int64) {
+	if sn.dn != nil && sn.dn == mem.alias.dn && sn.st >= mem.alias.st && seenNow(c) == mem.aliasTo {
+		return // seen at the end census of the task that ran before c's strand
+	}
 	if sn != seenNow(c) && !mem.final {
-		c.root.deferred += n
+		c.root.late += n
 		if debugCensus {
-			fmt.Fprintf(os.Stderr, "  late now %d: last seen in %p strand %d, found in %p (depth %d) strand %d\n", n, sn.dn, sn.st, c, c.depth, c.strand)
+			fmt.Fprintf(os.Stderr, "  late now %d: last seen in %p strand %d, found in %p (depth %d) strand %d (alias %p/%d to %p/%d)\n", n, sn.dn, sn.st, c, c.depth, c.strand, mem.alias.dn, mem.alias.st, mem.aliasTo.dn, mem.aliasTo.st)
 		}
 	}
 }
@@ -903,7 +775,7 @@ func freePooled(c *dnode, dead int64, b charge) (freed int64) {
 			lateNow(c, ch.seen, n)
 		} else {
 			k.s.deferFree(c, ch.site, n, b.census, ch.rs)
-			c.root.deferred += n
+			c.root.late += n
 			if debugCensus {
 				fmt.Fprintf(os.Stderr, "  deferred pooled %d at %s (alloc by depth %d, running depth %d, barrier now %v)\n", n, sitePos(ch.site), ch.dn.depth, c.depth, b.now)
 			}

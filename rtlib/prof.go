@@ -140,7 +140,7 @@ type proot struct {
 	censuses int64
 	maxSince int64
 	lagged   int64
-	deferred int64 // bytes of deaths found late and charged at a join (descriptors aside)
+	late     int64 // bytes of deaths charged after a strand that may have caused them (descriptors aside)
 
 	// The self-check: the most the process's heap can have held during
 	// the root, above what it held when the root began (runtime/metrics
@@ -440,8 +440,8 @@ func (r *proot) lateReasons(res *mhwm.Result) []string {
 	if res.MHWM != nil {
 		top = max(top, res.MHWM[res.PMax])
 	}
-	if r.deferred > slackOf(top) {
-		out = append(out, fmt.Sprintf("%d bytes of deaths were found after the strand that may have dropped them had ended, and are charged later (in a later strand or at a join): that lateness can raise a figure by up to that much", r.deferred))
+	if r.late > slackOf(top) {
+		out = append(out, fmt.Sprintf("%d bytes of deaths were found after the strand that may have dropped them had ended, and are charged later (in a later strand or at a join): that lateness can raise a figure by up to that much", r.late))
 	}
 	if r.based && !r.shared && r.censuses > 0 && res.SerialPeak > r.obsPeak+slackOf(r.obsPeak) {
 		out = append(out, fmt.Sprintf("self-check: the serial peak (%d bytes) is above the most the heap can have held during the root (%d bytes, runtime/metrics at censuses): deaths were charged late", res.SerialPeak, r.obsPeak))

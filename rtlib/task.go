@@ -114,6 +114,7 @@ func (t *Task) Return() {
 		defer func() {
 			if mem.interval != before {
 				d.ranIn = mem.interval - 1
+				mem.endSeen = seenNow(d)
 			}
 		}()
 	}
