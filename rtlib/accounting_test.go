@@ -126,6 +126,21 @@ func runCorpus(t *testing.T, dir string, cases []accCase, strict bool) {
 	for _, c := range cases {
 		patterns = append(patterns, "./rtlib/testdata/"+dir+"/"+c.name)
 	}
+	orig, inst := buildBoth(t, root, patterns)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			src := filepath.Join(root, "rtlib/testdata", dir, c.name, "main.go")
+			checkCase(t, c, filepath.Join(orig, c.name), filepath.Join(inst, c.name), src, strict)
+		})
+	}
+}
+
+// buildBoth builds the main packages of patterns (relative to the
+// module root) original and instrumented (through rewrite) and returns
+// the two directories the binaries are in, each named for its package.
+func buildBoth(t *testing.T, root string, patterns []string) (orig, inst string) {
+	t.Helper()
 	res, err := rewrite.Packages(context.Background(), rewrite.Config{Dir: root}, patterns...)
 	if err != nil {
 		t.Fatal(err)
@@ -135,16 +150,10 @@ func runCorpus(t *testing.T, dir string, cases []accCase, strict bool) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	orig, inst := filepath.Join(tmp, "orig")+"/", filepath.Join(tmp, "inst")+"/"
+	orig, inst = filepath.Join(tmp, "orig")+"/", filepath.Join(tmp, "inst")+"/"
 	build(t, root, append([]string{"-o", orig}, patterns...))
 	build(t, root, append([]string{"-o", inst, "-overlay", overlay}, patterns...))
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			t.Parallel()
-			src := filepath.Join(root, "rtlib/testdata", dir, c.name, "main.go")
-			checkCase(t, c, filepath.Join(orig, c.name), filepath.Join(inst, c.name), src, strict)
-		})
-	}
+	return orig, inst
 }
 
 // checkCase runs the original and the instrumented program of case c

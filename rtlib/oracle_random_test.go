@@ -1,14 +1,12 @@
 package rtlib_test
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"testing"
 
-	"github.com/spgo/spgo/rewrite"
 	"github.com/spgo/spgo/rtlib/profile"
 )
 
@@ -33,19 +31,8 @@ func TestOracleRandom(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const pkg = "./rtlib/testdata/randprog"
-	res, err := rewrite.Packages(context.Background(), rewrite.Config{Dir: root}, pkg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmp := t.TempDir()
-	overlay, err := res.WriteOverlay(filepath.Join(tmp, "overlay"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	orig, inst := filepath.Join(tmp, "orig"), filepath.Join(tmp, "inst")
-	build(t, root, []string{"-o", orig, pkg})
-	build(t, root, []string{"-o", inst, "-overlay", overlay, pkg})
+	origDir, instDir := buildBoth(t, root, []string{"./rtlib/testdata/randprog"})
+	orig, inst := filepath.Join(origDir, "randprog"), filepath.Join(instDir, "randprog")
 	exact := 0
 	for seed := 1; seed <= seeds; seed++ {
 		arg := strconv.Itoa(seed)
