@@ -126,8 +126,8 @@ var mem struct {
 	// task's later strands, its Return among them) and aliasTo the strand
 	// of the task that took the baton, until the next census.
 	endSeen, alias, aliasTo seen
-	final     bool   // the census at a root's end
-	allocsAt  uint64 // the runtime's bytes allocated, at the last census
+	final                   bool   // the census at a root's end
+	allocsAt                uint64 // the runtime's bytes allocated, at the last census
 }
 
 func init() {

@@ -7,8 +7,22 @@ import "runtime/metrics"
 // a death found later would be charged in a later strand or at a join,
 // too late for every schedule that runs other work in between
 // (ACCOUNTING.md, "When censuses run"). Each rule says what it costs and
-// what it fixed. A census that runs right before a boundary's event sets
-// mem.fresh, so that what it saw live is seen live in the next strand.
+// what it fixed.
+
+// censusAt takes a census at a strand boundary of d, right before the
+// boundary's event: always under the strand and oracle policies, when
+// due says so under the bounded one. No program code runs between the
+// census and the event, so what it saw live is seen live in the strand
+// after it (mem.fresh).
+func censusAt(d *dnode, due func(*dnode) bool) {
+	if d == nil || d.detached {
+		return
+	}
+	if atBoundaries() || cfg.census == censusBounded && due(d) {
+		census(d, 0)
+		mem.fresh = d
+	}
+}
 
 // markCheck is how many external-call markers pass between two looks at
 // the heap (a runtime/metrics reading, about 300 ns).
@@ -21,106 +35,70 @@ const markCheck = 256
 // censuses (stdlibheavy: one in its whole run, 36 MB reported for at
 // most 16). The count is off by up to a span per size class between
 // collections; it only decides when to collect.
-func heapGrown() bool {
+func heapGrown() bool { return allocatedSinceCensus() >= mem.budget }
+
+// allocatedSinceCensus is the heap bytes the program allocated since the
+// last census by the runtime's count (rtlib's own aside), off by up to a
+// span per size class between collections.
+func allocatedSinceCensus() int64 {
 	metrics.Read(mem.samples[:1])
-	grown := int64(mem.samples[0].Value.Uint64()-mem.allocsAt) - mem.own - mem.ownLarge
-	return grown >= mem.budget
+	return int64(mem.samples[0].Value.Uint64()-mem.allocsAt) - mem.own - mem.ownLarge
 }
 
-// lagCensus takes a census at a strand boundary of d (a spawn, the end
-// of a task) when uninstrumented code allocated at least lagCensusMin
-// bytes that the hooks did not explain since the last census: small
-// objects are counted only at censuses, and one after the boundary would
-// charge them to the strand running then, not to the one that made them
-// (strconvkeep's 200 000 strings: 1.2 MB charged so).
-func lagCensus(d *dnode) {
-	if d == nil || d.detached || cfg.census != censusBounded {
-		return
-	}
-	metrics.Read(mem.samples[:1])
-	unexplained := int64(mem.samples[0].Value.Uint64()-mem.allocsAt) - mem.since - mem.own - mem.ownLarge
-	if unexplained >= lagCensusMin {
-		census(d, 0)
-		mem.fresh = d
-	}
+// lagDue: uninstrumented code allocated at least lagCensusMin bytes
+// that the hooks did not explain since the last census. Small objects
+// are counted only at censuses, and one after the boundary (a spawn, a
+// task's end) would charge them to the strand running then, not to the
+// one that made them (strconvkeep's 200 000 strings: 1.2 MB charged so).
+func lagDue(d *dnode) bool {
+	return allocatedSinceCensus()-mem.since >= lagCensusMin // not explained by hooks
 }
 
-// lagCensusMin is the least unexplained allocation lagCensus acts on.
+// lagCensusMin is the least unexplained allocation lagDue acts on.
 const lagCensusMin = 16 << 10
 
-// endCensus takes a census at the end of task d when d holds at least
-// endCensusMin bytes, in tracked objects and pool chunks not found dead:
-// a death found after the task ended is charged at the task's join, too
-// late for every schedule that runs other work in between.
-func endCensus(d *dnode) {
-	if d == nil || d.detached || cfg.census != censusBounded {
-		return
-	}
-	// A task that had a census and ran on since also gets one: left in
-	// the interval, its tail would make every death the next census finds
-	// wait for the join of the task and whoever finds them.
-	if d.bigLive+d.pooled >= endCensusMin || d.censused && d.ranIn == mem.interval {
-		census(d, 0)
-	}
+// endDue: task d ends holding at least endCensusMin bytes, in tracked
+// objects and pool chunks not found dead (a death found after the task
+// ended is charged at its join), or it had a census and ran on since
+// (left in the interval, its tail would make every death the next census
+// finds wait for the join of the task and whoever finds them); or lagDue.
+func endDue(d *dnode) bool {
+	return d.bigLive+d.pooled >= endCensusMin || d.censused && d.ranIn == mem.interval || lagDue(d)
 }
 
-// forkCensus takes a census before d spawns when the goroutines it
-// joined since its last census held at least endCensusMin bytes at their
-// joins: what they handed to d, d may have dropped since, and a death
-// found in the new goroutine would be charged there, where every sibling
-// the goroutine runs beside would hold it too (a hand-off: eight 1 MiB
-// results dropped after a join, then eight 2 MiB scratch tasks, reported
-// MHWM_8 22 MiB for 16).
-func forkCensus(d *dnode) {
-	if d == nil || d.detached || cfg.census != censusBounded {
-		return
-	}
-	if d.received >= endCensusMin {
-		census(d, 0)
-		mem.fresh = d
-	}
-}
+// forkDue: before d spawns, the goroutines it joined since its last
+// census held at least endCensusMin bytes at their joins: what they
+// handed to d, d may have dropped since, and a death found in the new
+// goroutine would be charged there, where every sibling the goroutine
+// runs beside would hold it too (a hand-off: eight 1 MiB results dropped
+// after a join, then eight 2 MiB scratch tasks, reported MHWM_8 22 MiB
+// for 16); or lagDue.
+func forkDue(d *dnode) bool { return d.received >= endCensusMin || lagDue(d) }
 
-// joinCensus takes a census before d's Wait is applied when the
-// goroutines it may join, and what the function waiting allocated, hold
-// at least boundaryMin bytes in tracked (large) objects: what they hold
-// is then seen live at the end of the strand before the join, and a
-// death found later in the strand after it happened there (not counted
-// late).
-func joinCensus(d *dnode) {
-	if d == nil || d.detached || cfg.census != censusBounded {
-		return
-	}
+// joinDue: before d's Wait is applied, the goroutines it may join, and
+// what the function waiting allocated, hold at least boundaryMin bytes
+// in tracked (large) objects: what they hold is then seen live at the
+// end of the strand before the join, and a death found later in the
+// strand after it happened there (not counted late).
+func joinDue(d *dnode) bool {
 	held := d.top().big // the function's own, still live or not
 	for _, s := range d.scopes {
 		for _, k := range s.kids {
 			held += k.bigLive // d's from the join on
 		}
 	}
-	if held >= boundaryMin() {
-		census(d, 0)
-		mem.fresh = d
-	}
+	return held >= boundaryMin()
 }
 
-// leaveCensus takes a census when a function that spawns returns (d's
-// top scope closes) after allocating at least boundaryMin bytes in
-// tracked (large) objects: small ones alone (a fine-grained fork-join's
-// frames) would cost a collection per call. What such a function
-// allocated for its own use (a merge buffer, quicksort's scratch) dies
-// at its return; found later, the death is charged in a later strand of
-// the task, and every schedule that runs the function's goroutines'
-// siblings in between holds it: quicksort at its test size reported
-// MHWM_1 4.22 MiB for 3.60.
-func leaveCensus(d *dnode) {
-	if d == nil || d.detached || cfg.census != censusBounded || len(d.scopes) < 2 {
-		return
-	}
-	if d.top().big >= boundaryMin() {
-		census(d, 0)
-		mem.fresh = d
-	}
-}
+// leaveDue: a function that spawns returns (d's top scope closes) after
+// allocating at least boundaryMin bytes in tracked (large) objects:
+// small ones alone (a fine-grained fork-join's frames) would cost a
+// collection per call. What such a function allocated for its own use
+// (a merge buffer, quicksort's scratch) dies at its return; found later,
+// the death is charged in a later strand of the task, and every schedule
+// that runs the function's goroutines' siblings in between holds it:
+// quicksort at its test size reported MHWM_1 4.22 MiB for 3.60.
+func leaveDue(d *dnode) bool { return len(d.scopes) >= 2 && d.top().big >= boundaryMin() }
 
 // bigAlloc reports whether an allocation of n bytes by d needs a census
 // before it under the bounded policy: it is large (at least boundaryMin,

@@ -89,14 +89,9 @@ func dagDone(t *Task, wg any) {
 // the children spawned into that group. mhwm: Sync.
 func dagJoin(t *Task, g any, site Site) {
 	if t.dn != nil {
-		if atBoundaries() {
-			// What the strand before the Wait dropped is found in it,
-			// not after the join.
-			census(t.dn, 0)
-			mem.fresh = t.dn
-		} else {
-			joinCensus(t.dn)
-		}
+		// What the strand before the Wait dropped is found in it, not
+		// after the join.
+		censusAt(t.dn, joinDue)
 		recJoin(t.dn, g)
 		t.dn.join(g, site)
 		if atBoundaries() {
@@ -129,12 +124,7 @@ func dagEnter(site Site) {
 
 func dagLeave(site Site) {
 	if d := holderDnode(); d != nil {
-		if atBoundaries() {
-			census(d, 0)
-			mem.fresh = d
-		} else {
-			leaveCensus(d)
-		}
+		censusAt(d, leaveDue)
 		d.leave(site)
 	}
 }

@@ -72,13 +72,7 @@ func Fork(site Site) *Task { return forkIn(site, nil) }
 func forkIn(site Site, g any) *Task {
 	beat(site)
 	p := self()
-	if atBoundaries() && p.dn != nil {
-		census(p.dn, 0)
-		mem.fresh = p.dn
-	} else {
-		forkCensus(p.dn)
-		lagCensus(p.dn)
-	}
+	censusAt(p.dn, forkDue)
 	sched.mu.Lock()
 	t := newTaskLocked(kForked)
 	t.site = site
@@ -119,16 +113,8 @@ func (t *Task) Return() {
 		}()
 	}
 	// A task that holds much at its end: find its garbage now, so that a
-	// death is never late by more than one task (see acct.go).
-	if d := t.dn; d != nil && !d.detached {
-		switch cfg.census {
-		case censusStrand, censusOracle:
-			census(d, 0)
-		case censusBounded:
-			endCensus(d)
-			lagCensus(d)
-		}
-	}
+	// death is never late by more than one task (see census.go).
+	censusAt(t.dn, endDue)
 }
 
 // Finish is deferred by the child; it ends the task and passes the baton
