@@ -97,11 +97,7 @@ func Curve(w io.Writer, p *profile.Profile, o CurveOptions) error {
 	}
 	ew := &errWriter{w: w}
 	for _, r := range roots {
-		state := "exact"
-		if !r.Exact {
-			state = "not exact (upper bounds)"
-		}
-		fmt.Fprintf(ew, "spgo: %s: %s\n", r.Name, state)
+		fmt.Fprintf(ew, "spgo: %s: %s\n", r.Name, exactness(r))
 		s, ok := SlopeOf(r)
 		if !ok {
 			fmt.Fprintln(ew, "  no MHWM curve: a threshold-mode run answers only whether MHWM_pmax reaches the threshold")

@@ -176,7 +176,7 @@ func (r *RootDiff) headline() string {
 	}
 	s := fmt.Sprintf("%s: %s → %s at %s (%s, %s)", r.Name, Bytes(r.Base), Bytes(r.Change), qs, signed(r.Delta()), r.PercentString())
 	if !r.BaseExact || !r.ChangeExact {
-		s += " [upper bounds: not exact]"
+		s += " [not exact]"
 	}
 	return s
 }

@@ -123,6 +123,10 @@ type htmlRoot struct {
 	Antichain *htmlAntichain
 	Table     []htmlPCell
 	Serial    string
+	// Interval: the table has the truth's bounds (an inexact root), the
+	// serial peak's in SerialLow and SerialHigh.
+	Interval              bool
+	SerialLow, SerialHigh string
 	Chart     *htmlMHWMChart
 	// Sim is the simulated schedules, nil when the root was not
 	// simulated.
@@ -156,6 +160,9 @@ type htmlPCell struct {
 	P      int
 	Bytes  string
 	Factor string
+	// Low and High bound the truth when the root is inexact and has
+	// intervals; empty otherwise.
+	Low, High string
 }
 
 type htmlQ struct {
@@ -322,6 +329,12 @@ func htmlThreshold(t *profile.ThresholdAnswer) string {
 
 func newHTMLRoot(p *profile.Profile, r *profile.Root, id string, o HTMLOptions, byFunc bool, src *htmlSources) (*htmlRoot, *htmlRootData) {
 	hr := &htmlRoot{ID: id, Name: r.Name, Exact: r.Exact, Reasons: r.Reasons, Serial: Bytes(r.SerialPeak), By: "line"}
+	if !r.Exact && r.HasInterval() {
+		hr.Interval = true
+		if r.SerialHigh != 0 {
+			hr.SerialLow, hr.SerialHigh = Bytes(r.SerialLow), Bytes(r.SerialHigh)
+		}
+	}
 	if byFunc {
 		hr.By = "function"
 	}
@@ -346,6 +359,9 @@ func newHTMLRoot(p *profile.Profile, r *profile.Root, id string, o HTMLOptions, 
 		for _, q := range DefaultPs(pmax) {
 			v, _ := r.MHWMAt(q)
 			c := htmlPCell{P: q, Bytes: Bytes(v)}
+			if lo, hi, ok := r.IntervalAt(q); ok && !r.Exact {
+				c.Low, c.High = Bytes(lo), Bytes(hi)
+			}
 			if r.SerialPeak > 0 {
 				c.Factor = strconv.FormatFloat(float64(v)/float64(r.SerialPeak), 'f', 2, 64) + "×"
 			}

@@ -110,9 +110,8 @@ func toPprof(p *profile.Profile, o PprofOptions) (*pprof.Profile, error) {
 	}
 
 	for _, r := range roots {
-		state := "exact"
+		state := exactness(r)
 		if !r.Exact {
-			state = "not exact (an upper bound)"
 			if len(r.Reasons) > 0 {
 				state += ": " + strings.Join(r.Reasons, "; ")
 			}

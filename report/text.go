@@ -111,9 +111,26 @@ func Text(w io.Writer, p *profile.Profile, o Options) error {
 	return ew.err
 }
 
+// exactness says in words whether r's figures are exact, and if not
+// what they are: intervals (the largest p's given) or upper bounds.
+func exactness(r *profile.Root) string {
+	switch {
+	case r.Exact:
+		return "exact"
+	case r.HasInterval():
+		lo, hi, _ := r.IntervalAt(len(r.MHWM))
+		return fmt.Sprintf("not exact (MHWM_%d between %s and %s)", len(r.MHWM), Bytes(lo), Bytes(hi))
+	}
+	return "not exact (an upper bound)"
+}
+
 func root(w io.Writer, p *profile.Profile, r *profile.Root, o Options) {
 	state := "exact"
-	if !r.Exact {
+	interval := !r.Exact && r.HasInterval()
+	switch {
+	case interval:
+		state = "not exact: the truth lies between low and high"
+	case !r.Exact:
 		state = "not exact (an upper bound)"
 	}
 	fmt.Fprintf(w, "spgo: %s: %s\n", r.Name, state)
@@ -140,10 +157,30 @@ func root(w io.Writer, p *profile.Profile, r *profile.Root, o Options) {
 			fmt.Fprintf(tw, "%s\t", Bytes(v))
 		}
 		fmt.Fprintln(tw)
+		if interval {
+			for _, row := range []struct {
+				name string
+				high bool
+			}{{"low", false}, {"high", true}} {
+				fmt.Fprintf(tw, "  %s\t", row.name)
+				for _, q := range ps {
+					lo, hi, _ := r.IntervalAt(q)
+					if row.high {
+						lo = hi
+					}
+					fmt.Fprintf(tw, "%s\t", Bytes(lo))
+				}
+				fmt.Fprintln(tw)
+			}
+		}
 		tw.Flush()
 	}
+	serial := Bytes(r.SerialPeak)
+	if interval && r.SerialHigh != 0 {
+		serial += fmt.Sprintf(" (truth %s to %s)", Bytes(r.SerialLow), Bytes(r.SerialHigh))
+	}
 	fmt.Fprintf(w, "  serial peak %s; work %d, span %d, %d strands, %d spawns; %d censuses, at most %s allocated between two\n",
-		Bytes(r.SerialPeak), r.Work, r.Span, r.Strands, r.Spawns, r.Censuses, Bytes(r.CensusError))
+		serial, r.Work, r.Span, r.Strands, r.Spawns, r.Censuses, Bytes(r.CensusError))
 	simulated(w, r, o.Ps, o.Lines)
 	if o.Lines > 0 && len(r.MHWM) > 0 {
 		q := o.Q

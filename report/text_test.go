@@ -65,6 +65,41 @@ func TestText(t *testing.T) {
 	}
 }
 
+// TestTextInterval checks that an inexact root with intervals shows
+// them in text and HTML (low and high, the serial peak's too), and an
+// exact one does not.
+func TestTextInterval(t *testing.T) {
+	pt := func(q int, lo, b, hi int64) profile.Point { return profile.Point{P: q, Bytes: b << 10, Low: lo << 10, High: hi << 10} }
+	for _, exact := range []bool{false, true} {
+		p := &profile.Profile{Schema: profile.Schema, PMax: 2, Roots: []profile.Root{{
+			Name: "main.main", Exact: exact, MHWM: []profile.Point{pt(1, 100, 300, 310), pt(2, 150, 600, 620)},
+			SerialPeak: 300 << 10, SerialLow: 90 << 10, SerialHigh: 310 << 10,
+		}}}
+		if !exact {
+			p.Roots[0].Reasons = []string{"deaths were found late"}
+		}
+		var h strings.Builder
+		if err := WriteHTML(&h, p, HTMLOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range []string{"not exact: intervals", "<th>low</th><th>high</th>", `<td>300 KiB</td><td class="quiet">100 KiB</td><td class="quiet">310 KiB</td>`, `<td class="quiet">90 KiB</td><td class="quiet">310 KiB</td>`} {
+			if strings.Contains(h.String(), w) != !exact {
+				t.Errorf("exact %v: HTML has %q: %v", exact, w, !exact)
+			}
+		}
+		var b strings.Builder
+		if err := Text(&b, p, Options{}); err != nil {
+			t.Fatal(err)
+		}
+		want := []string{"main.main: not exact: the truth lies between low and high", "low  100 KiB  150 KiB", "high  310 KiB  620 KiB", "serial peak 300 KiB (truth 90 KiB to 310 KiB)"}
+		for _, w := range want {
+			if strings.Contains(b.String(), w) != !exact {
+				t.Errorf("exact %v: report has %q: %v\n%s", exact, w, !exact, b.String())
+			}
+		}
+	}
+}
+
 func TestTextOptions(t *testing.T) {
 	p := &profile.Profile{Schema: profile.Schema, PMax: 2, Roots: []profile.Root{
 		{Name: "TestA", Exact: true, MHWM: []profile.Point{{P: 1, Bytes: 10}, {P: 2, Bytes: 20}}, Attributed: []int{1, 2},

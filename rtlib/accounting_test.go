@@ -199,6 +199,8 @@ func checkCase(t *testing.T, c accCase, orig, inst, src string, strict bool) {
 		if m < lo-analyticUnder || close && m > hi {
 			t.Errorf("MHWM_%d = %d, want %d … %d (exact %v; reasons %q)", q, m, lo, hi, r.Exact, r.Reasons)
 		}
+		l, h, _ := r.IntervalAt(int(q))
+		checkInterval(t, fmt.Sprintf("MHWM_%d", q), l, h, lo, intervalOver(lo), analyticUnder)
 	}
 	if c.serial > 0 && (r.SerialPeak < c.serial-analyticUnder || close && r.SerialPeak > c.serial+slack(c.serial)) {
 		t.Errorf("serial peak %d, want %d + at most %d", r.SerialPeak, c.serial, slack(c.serial))
@@ -239,10 +241,25 @@ func logFigures(t *testing.T, c accCase, r profile.Root) {
 	}
 	fmt.Fprintf(&b, " %s / %s | %v |", mb(r.SerialPeak), serial, r.Exact)
 	t.Log(b.String())
+	b.Reset()
+	fmt.Fprintf(&b, "interval | %s |", c.name)
+	for _, q := range []int{1, 2, 4, 8, 64} {
+		if q <= len(r.MHWM) {
+			pt := r.MHWM[q-1]
+			fmt.Fprintf(&b, " %s … %s |", mb(pt.Low), mb(pt.High))
+		}
+	}
+	fmt.Fprintf(&b, " %s … %s |", mb(r.SerialLow), mb(r.SerialHigh))
+	t.Log(b.String())
 	for _, why := range r.Reasons {
 		t.Log("reason: " + why)
 	}
 }
+
+// intervalOver is how far above an analytic figure v an interval's low
+// end may be: the small objects the analytic figures leave out (regexp's
+// and math/big's library state, a few KiB a task).
+func intervalOver(v int64) int64 { return 64*kib + v/100 }
 
 // analyticUnder is how far below an analytic figure a reported one may
 // be: the analytic figures leave out a few small objects and round as
@@ -315,8 +332,26 @@ func checkOracle(t *testing.T, bin string, r profile.Root) {
 		got, _ := r.MHWMAt(q)
 		want, _ := o.MHWMAt(q)
 		check(fmt.Sprintf("MHWM_%d", q), got, want)
+		lo, hi, _ := r.IntervalAt(q)
+		checkInterval(t, fmt.Sprintf("MHWM_%d", q), lo, hi, want, analyticUnder, oracleUnder)
 	}
 	check("serial peak", r.SerialPeak, o.SerialPeak)
+	checkInterval(t, "serial peak", r.SerialLow, r.SerialHigh, o.SerialPeak, analyticUnder, oracleUnder)
+}
+
+// checkInterval checks that low … high, a figure's interval, holds
+// truth: low at most over above it, high at most under below it (the
+// truth's own uncertainty: an analytic value's left-out small objects,
+// the oracle's lag on runtime records). An interval must be there.
+func checkInterval(t *testing.T, what string, low, high, truth, over, under int64) {
+	t.Helper()
+	if high == 0 {
+		t.Errorf("%s: no interval", what)
+		return
+	}
+	if low > truth+over || high < truth-under {
+		t.Errorf("%s: interval %d … %d does not hold the truth %d (%d over, %d under)", what, low, high, truth, over, under)
+	}
 }
 
 // oracleUnder is how far below the oracle a figure may be: the runtime's

@@ -2,6 +2,7 @@ package rtlib
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"runtime"
 	"runtime/metrics"
@@ -41,6 +42,7 @@ type tracked struct {
 	dn    *dnode
 	ep    int64
 	seen  seen  // where it was last known live
+	at    int64 // mem.since after that point's hook (see bound)
 	rs    int32 // the recorded strand that allocated it (SPGO_TRACE), else -1
 }
 
@@ -70,7 +72,8 @@ type cand struct {
 type chunk struct {
 	dn    *dnode
 	ep    int64
-	seen  seen // where its bytes were last known live (all added in that strand)
+	seen  seen  // where its bytes were last known live (all added in that strand)
+	at    int64 // mem.since after the hook that added the first of them
 	site  Site
 	rs    int32 // the last recorded strand that added to it (SPGO_TRACE), else -1
 	bytes int64
@@ -106,6 +109,8 @@ var mem struct {
 	water     int64 // the most of them a census found
 	censuses  int64
 	maxSince  int64 // the most bytes allocated between two censuses
+	inDead    int64 // deaths this census charges in the strand last seen to hold them
+	inAt      int64 // the least mem.since at which one of them was seen live
 	objs      []tracked
 	trackLive int64
 	pool      []chunk
@@ -199,7 +204,7 @@ func allocp(site Site, n int64, p unsafe.Pointer) {
 	mem.since += n
 	if p != nil && n >= cfg.track && cfg.census != censusOff {
 		d.top().big += n
-		mem.objs = ownAppend(mem.objs, tracked{wp: weak.Make((*byte)(p)), bytes: n, site: site, dn: d, ep: d.epoch, seen: seenNow(d), rs: recStrand(d)})
+		mem.objs = ownAppend(mem.objs, tracked{wp: weak.Make((*byte)(p)), bytes: n, site: site, dn: d, ep: d.epoch, seen: seenNow(d), at: mem.since, rs: recStrand(d)})
 		mem.own += 16
 		mem.trackLive += n
 		d.bigLive += n
@@ -259,7 +264,7 @@ func (d *dnode) pool(site Site, n int64) {
 		}
 		s.stamp, s.idx = d.poolEp, int32(len(mem.pool))
 	}
-	mem.pool = ownAppend(mem.pool, chunk{dn: d, ep: d.epoch, seen: seenNow(d), site: site, rs: recStrand(d), bytes: n})
+	mem.pool = ownAppend(mem.pool, chunk{dn: d, ep: d.epoch, seen: seenNow(d), at: mem.since, site: site, rs: recStrand(d), bytes: n})
 }
 
 // switchTo is called at every baton switch: the uninstrumented bytes
@@ -397,15 +402,20 @@ func census(c *dnode, pending int64) {
 
 	// Tracked objects: each death where it belongs.
 	keep := mem.objs[:0]
+	mem.inDead = 0
+	var rootLive int64 // tracked bytes of c's root live now
 	for _, o := range mem.objs {
 		if o.wp.Value() != nil {
-			o.seen = seenNow(c)
+			o.seen, o.at = seenNow(c), pending
 			keep = append(keep, o)
+			if o.dn.root == c.root {
+				rootLive += o.bytes
+			}
 			continue
 		}
 		mem.trackLive -= o.bytes
 		o.dn.bigLive -= o.bytes
-		free(c, o.dn, o.ep, o.seen, o.rs, o.site, o.bytes, b)
+		free(c, o.dn, o.ep, o.seen, o.at, o.rs, o.site, o.bytes, b)
 	}
 	clear(mem.objs[len(keep):])
 	mem.objs = keep
@@ -439,14 +449,45 @@ func census(c *dnode, pending int64) {
 	// late every death is found (finegrain: 2 MB between censuses, ten
 	// in 327 679 strands, MHWM_1 30 MB for 0.02).
 	for i := range mem.pool {
-		mem.pool[i].seen = seenNow(c) // what is left is live now
+		mem.pool[i].seen, mem.pool[i].at = seenNow(c), pending // what is left is live now
 	}
 	mem.live = mem.trackLive + mem.poolLive
 	mem.water = max(mem.water, mem.live)
+	bound(c.root, rootLive)
 	observe(c.root, heapLive-ownLive())
 	resetBudget()
 	mem.endSeen, mem.alias, mem.aliasTo = seen{}, seen{}, seen{}
 	mem.allocsAt = mem.samples[0].Value.Uint64()
+}
+
+// bound feeds root r's interval (ACCOUNTING.md, "The interval") after
+// a census: live is r's tracked bytes found reachable, all live at once
+// in the serial run, and mem.inDead the deaths charged in the strand
+// last seen to hold them. The oracle, with a census at every hook, would
+// have found each at the first hook after the point it was last seen
+// live, so the strand's running bytes were too high by at most what was
+// allocated after that hook: mem.since less the least such point's
+// mem.inAt.
+func bound(r *proot, live int64) {
+	r.liveLow = max(r.liveLow, live)
+	if mem.inDead > 0 {
+		in := min(mem.inDead, max(0, mem.since-mem.inAt))
+		if debugCensus && in > 100000 {
+			fmt.Fprintf(os.Stderr, "  in-strand %d: dead %d since %d at %d\n", in, mem.inDead, mem.since, mem.inAt)
+		}
+		r.inSum += in
+		r.inMax = max(r.inMax, in)
+	}
+	mem.inDead = 0
+}
+
+// inStrand notes a death of n bytes this census charges in the strand
+// that last saw it live, when mem.since was at.
+func inStrand(at, n int64) {
+	if mem.inDead == 0 || at < mem.inAt {
+		mem.inAt = at
+	}
+	mem.inDead += n
 }
 
 // observe feeds root r's self-check with the live heap a census found
@@ -655,7 +696,7 @@ func barrier(c *dnode) charge {
 
 // free charges a death of n bytes at site allocated by dn in epoch ep
 // (recorded strand rs), last seen live at sn.
-func free(c, dn *dnode, ep int64, sn seen, rs int32, site Site, n int64, b charge) {
+func free(c, dn *dnode, ep int64, sn seen, at int64, rs int32, site Site, n int64, b charge) {
 	now, s, depth := where(c, dn, ep)
 	if !now && s == nil {
 		return // another root's
@@ -664,7 +705,7 @@ func free(c, dn *dnode, ep int64, sn seen, rs int32, site Site, n int64, b charg
 	switch {
 	case now:
 		c.add(site, -n)
-		lateNow(c, sn, n)
+		lateNow(c, sn, at, n)
 	case s != nil:
 		s.deferFree(c, site, n, b.census, rs)
 		c.root.late += n
@@ -678,11 +719,16 @@ func free(c, dn *dnode, ep int64, sn seen, rs int32, site Site, n int64, b charg
 // lateNow counts a death of n bytes charged now in c, last seen live at
 // sn, in c's root's late bytes when it may have happened in an earlier
 // strand (not at a root's end: nothing runs after it).
-func lateNow(c *dnode, sn seen, n int64) {
+func lateNow(c *dnode, sn seen, at, n int64) {
 	if sn.dn != nil && sn.dn == mem.alias.dn && sn.st >= mem.alias.st && seenNow(c) == mem.aliasTo {
+		inStrand(0, n)
 		return // seen at the end census of the task that ran before c's strand
 	}
-	if sn != seenNow(c) && !mem.final {
+	if sn == seenNow(c) || mem.final {
+		inStrand(at, n)
+		return
+	}
+	{
 		c.root.late += n
 		if debugCensus {
 			fmt.Fprintf(os.Stderr, "  late now %d: last seen in %p strand %d, found in %p (depth %d) strand %d (alias %p/%d to %p/%d)\n", n, sn.dn, sn.st, c, c.depth, c.strand, mem.alias.dn, mem.alias.st, mem.aliasTo.dn, mem.aliasTo.st)
@@ -759,6 +805,15 @@ func freePooled(c *dnode, dead int64, b charge) (freed int64) {
 		}
 		return int(b.s.level - a.s.level)
 	})
+	// Which pooled bytes died is not known: a death in the running
+	// strand may have been of any of its chunks, so its earliest point is
+	// the earliest of theirs (bound).
+	earliest := int64(math.MaxInt64)
+	for _, k := range cands {
+		if ch := &mem.pool[k.i]; k.now && ch.seen == seenNow(c) {
+			earliest = min(earliest, ch.at)
+		}
+	}
 	for _, k := range cands {
 		if dead == 0 {
 			break
@@ -772,7 +827,7 @@ func freePooled(c *dnode, dead int64, b charge) (freed int64) {
 		freed += n
 		if k.now {
 			c.add(ch.site, -n)
-			lateNow(c, ch.seen, n)
+			lateNow(c, ch.seen, min(ch.at, earliest), n)
 		} else {
 			k.s.deferFree(c, ch.site, n, b.census, ch.rs)
 			c.root.late += n

@@ -103,13 +103,15 @@ func leaveDue(d *dnode) bool { return len(d.scopes) >= 2 && d.top().big >= bound
 // bigAlloc reports whether an allocation of n bytes by d needs a census
 // before it under the bounded policy: it is large (at least boundaryMin,
 // 1 % of the program's live bytes) and d holds tracked objects that may
-// have died since the last census.
+// have died since the last census, its own or those of the goroutines it
+// joined since (strassen's temporaries, found dead after the joiner's
+// next product was allocated: the figures' interval 512 KiB wide).
 // A strand that drops a buffer and allocates the next would otherwise
 // hold both at its peak until the budget runs out, and MHWM_p adds that
 // for every strand of its worst case (random programs: up to 16 % above
 // the oracle, marked exact).
 func bigAlloc(d *dnode, n int64) bool {
-	return cfg.census == censusBounded && n >= boundaryMin() && d.bigLive > 0
+	return cfg.census == censusBounded && n >= boundaryMin() && (d.bigLive > 0 || d.received > 0)
 }
 
 // boundaryMin is the least a join or a return must concern for a census

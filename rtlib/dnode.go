@@ -291,6 +291,7 @@ func (r *proot) feedSeg(seg []mhwm.SiteBytes) {
 func (r *proot) check(err error) {
 	if err != nil && r.engErr == nil {
 		r.engErr = err
+		r.unbounded = true
 		r.reason(fmt.Sprintf("spgo internal error, figures unreliable: %v", err))
 	}
 }
@@ -507,9 +508,11 @@ func (d *dnode) spawnIn(site Site, g any) *dnode {
 			}
 		} else if len(s.kids) > 0 && s.limit > 0 && s.lgroup != g {
 			r.reasonAt(site, "goroutines of a limited errgroup share a block with others; the limit may make the figures too low")
+			r.unbounded = true
 		}
 	} else if len(s.kids) > 0 && s.limit > 0 {
 		r.reasonAt(site, "goroutines of a limited errgroup share a block with others; the limit may make the figures too low")
+		r.unbounded = true
 	}
 	c := d.spawn(site)
 	c.group = g

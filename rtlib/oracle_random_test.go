@@ -51,8 +51,11 @@ func TestOracleRandom(t *testing.T) {
 			g, _ := fast.MHWMAt(q)
 			o, _ := oracle.MHWMAt(q)
 			check(fmt.Sprintf("MHWM_%d", q), g, o)
+			lo, hi, _ := fast.IntervalAt(q)
+			checkInterval(t, fmt.Sprintf("seed %d: MHWM_%d", seed, q), lo, hi, o, analyticUnder, oracleUnder)
 		}
 		check("serial peak", fast.SerialPeak, oracle.SerialPeak)
+		checkInterval(t, fmt.Sprintf("seed %d: serial peak", seed), fast.SerialLow, fast.SerialHigh, oracle.SerialPeak, analyticUnder, oracleUnder)
 	}
 	t.Logf("%d random programs, %d reported exact", seeds, exact)
 }

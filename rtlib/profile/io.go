@@ -216,6 +216,8 @@ func sizeString(n int64) string {
 //     census_lag_bytes, alloc_bytes, allocs) never negative;
 //   - MHWM_p listed for p = 1 … PMax in order, never decreasing in p and
 //     never below zero;
+//   - each interval (low and high of an MHWM figure, serial_low and
+//     serial_high) absent (both zero) or 0 ≤ low ≤ figure ≤ high ≤ 2^62;
 //   - attributed strictly increasing within 1 … pmax, starting with 1
 //     when the root has MHWM figures and per-line figures;
 //   - per-line keys (mhwm_bytes, mhwm_split) decimal processor counts
@@ -257,6 +259,20 @@ func (p *Profile) Validate() error {
 }
 
 // validateRoot checks root i of p (see Validate).
+// checkInterval says what is wrong with the interval low..high around
+// figure v, or "": none (both zero), or 0 ≤ low ≤ v ≤ high ≤ MaxBytes.
+func checkInterval(low, v, high int64) string {
+	switch {
+	case low == 0 && high == 0:
+		return ""
+	case low < 0 || low > v:
+		return fmt.Sprintf("low %d outside 0..%d", low, v)
+	case high < v || high > MaxBytes:
+		return fmt.Sprintf("high %d below %d or above 2^62", high, v)
+	}
+	return ""
+}
+
 func (p *Profile) validateRoot(i int, bad func(string, ...any) error) error {
 	r := &p.Roots[i]
 	if r.Name == "" {
@@ -277,6 +293,9 @@ func (p *Profile) validateRoot(i int, bad func(string, ...any) error) error {
 	if r.SerialPeak > MaxBytes {
 		return bad("root %s: serial_peak %d above 2^62", r.Name, r.SerialPeak)
 	}
+	if err := checkInterval(r.SerialLow, r.SerialPeak, r.SerialHigh); err != "" {
+		return bad("root %s: serial peak: %s", r.Name, err)
+	}
 	if len(r.MHWM) != 0 && len(r.MHWM) != p.PMax {
 		return bad("root %s: %d MHWM figures for pmax %d", r.Name, len(r.MHWM), p.PMax)
 	}
@@ -289,6 +308,9 @@ func (p *Profile) validateRoot(i int, bad func(string, ...any) error) error {
 		}
 		if pt.Bytes > MaxBytes {
 			return bad("root %s: MHWM_%d = %d is above 2^62", r.Name, pt.P, pt.Bytes)
+		}
+		if err := checkInterval(pt.Low, pt.Bytes, pt.High); err != "" {
+			return bad("root %s: MHWM_%d: %s", r.Name, pt.P, err)
 		}
 	}
 	if t := r.Threshold; t != nil {

@@ -66,8 +66,12 @@ type Root struct {
 	Reasons []string `json:"reasons,omitempty"`
 	// MHWM is MHWM_p for p = 1 … PMax, in order.
 	MHWM []Point `json:"mhwm"`
-	// SerialPeak is the peak of the child-first serial run.
+	// SerialPeak is the peak of the child-first serial run; SerialLow
+	// and SerialHigh bound its truth as Point.Low and Point.High do
+	// (both zero: no interval).
 	SerialPeak int64 `json:"serial_peak"`
+	SerialLow  int64 `json:"serial_low,omitempty"`
+	SerialHigh int64 `json:"serial_high,omitempty"`
 	// Work and Span are in the run's time unit (hook events).
 	Work    int64 `json:"work"`
 	Span    int64 `json:"span"`
@@ -194,10 +198,24 @@ type ThresholdAnswer struct {
 	AtLeastHalf bool  `json:"at_least_half"`
 }
 
-// Point is one MHWM figure.
+// Point is one MHWM figure and the interval that holds the truth.
 type Point struct {
 	P     int   `json:"p"`
 	Bytes int64 `json:"bytes"`
+	// Low and High bound the true MHWM_p of the run's computation (the
+	// figure with every death charged where it happened): Low ≤ Bytes ≤
+	// High. Both zero: no interval (the root's Reasons say why, as with
+	// SPGO_CENSUS=off). For a root with non-series-parallel
+	// synchronisation or a delayed join, the truth bounded is the
+	// series-parallel relaxation's from above and the real one's from
+	// below.
+	Low  int64 `json:"low,omitempty"`
+	High int64 `json:"high,omitempty"`
+}
+
+// Interval returns the bounds of the truth and whether p has them.
+func (p Point) Interval() (low, high int64, ok bool) {
+	return p.Low, p.High, p.High != 0
 }
 
 // Line is one source line's share.
@@ -321,4 +339,19 @@ func (r *Root) MHWMAt(p int) (int64, bool) {
 		return 0, false
 	}
 	return r.MHWM[p-1].Bytes, true
+}
+
+// IntervalAt returns the bounds of the true MHWM_p, and whether r has
+// them for p.
+func (r *Root) IntervalAt(p int) (low, high int64, ok bool) {
+	if p < 1 || p > len(r.MHWM) {
+		return 0, 0, false
+	}
+	return r.MHWM[p-1].Interval()
+}
+
+// HasInterval reports whether r's figures carry intervals.
+func (r *Root) HasInterval() bool {
+	_, _, ok := r.IntervalAt(len(r.MHWM))
+	return ok
 }

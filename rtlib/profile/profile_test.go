@@ -20,7 +20,7 @@ func sample() *Profile {
 		Census: Census{Policy: "hooks+gc-census", ErrorBound: 0.05},
 		Roots: []Root{{
 			Name: "main", Exact: true,
-			MHWM:       []Point{{1, 100}, {2, 150}, {3, 150}},
+			MHWM:       []Point{{P: 1, Bytes: 100}, {P: 2, Bytes: 150}, {P: 3, Bytes: 150}},
 			SerialPeak: 60, Work: 10, Span: 4, Strands: 7, Spawns: 3,
 			Lines: []Line{{File: "/m/main.go", Line: 12, Func: "main.tile", AllocBytes: 300, Allocs: 3,
 				MHWMBytes: map[string]int64{"1": 100, "2": 150, "3": 150}}},

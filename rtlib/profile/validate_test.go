@@ -22,7 +22,7 @@ func richSample() *Profile {
 		Census: Census{Policy: "hooks+gc-census", ErrorBound: 0.1},
 		Roots: []Root{{
 			Name: "main.main", Exact: true,
-			MHWM:       []Point{{1, 100}, {2, 150}, {3, 150}, {4, 200}},
+			MHWM:       []Point{{P: 1, Bytes: 100}, {P: 2, Bytes: 150}, {P: 3, Bytes: 150}, {P: 4, Bytes: 200}},
 			SerialPeak: 100, Work: 10, Span: 4, Strands: 10, Spawns: 3,
 			Censuses: 2, CensusError: 16, CensusLag: 8,
 			Lines: []Line{
@@ -127,7 +127,7 @@ func TestValidateRules(t *testing.T) {
 		}, r0 + "attributed starts with 2, not 1"},
 		{"attributed not from 1, no per-line figures", func(p *Profile) {
 			root(p).Attributed = []int{2, 4}
-			root(p).MHWM = []Point{{1, 0}, {2, 0}, {3, 0}, {4, 0}}
+			root(p).MHWM = []Point{{P: 1, Bytes: 0}, {P: 2, Bytes: 0}, {P: 3, Bytes: 0}, {P: 4, Bytes: 0}}
 			for i := range root(p).Lines {
 				line(p, i).MHWMBytes, line(p, i).MHWMSplit = nil, nil
 			}
@@ -294,6 +294,14 @@ func TestValidateRules(t *testing.T) {
 		// the existing rules still hold
 		{"MHWM decreasing", func(p *Profile) { root(p).MHWM[3].Bytes = 90 }, r0 + "MHWM_4 = 90 is below MHWM_3"},
 		{"MHWM count", func(p *Profile) { root(p).MHWM = root(p).MHWM[:3] }, r0 + "3 MHWM figures for pmax 4"},
+		{"interval", func(p *Profile) { root(p).MHWM[1].Low, root(p).MHWM[1].High = 140, 160 }, ""},
+		{"interval exact", func(p *Profile) { root(p).MHWM[1].Low, root(p).MHWM[1].High = 150, 150 }, ""},
+		{"interval low above", func(p *Profile) { root(p).MHWM[1].Low, root(p).MHWM[1].High = 151, 160 }, r0 + "MHWM_2: low 151 outside 0..150"},
+		{"interval low negative", func(p *Profile) { root(p).MHWM[1].Low, root(p).MHWM[1].High = -1, 160 }, r0 + "MHWM_2: low -1 outside 0..150"},
+		{"interval high below", func(p *Profile) { root(p).MHWM[1].Low, root(p).MHWM[1].High = 140, 149 }, r0 + "MHWM_2: high 149 below 150 or above 2^62"},
+		{"interval low only", func(p *Profile) { root(p).MHWM[1].Low = 140 }, r0 + "MHWM_2: high 0 below 150 or above 2^62"},
+		{"serial interval", func(p *Profile) { root(p).SerialLow, root(p).SerialHigh = 90, 110 }, ""},
+		{"serial interval wrong", func(p *Profile) { root(p).SerialLow, root(p).SerialHigh = 101, 110 }, r0 + "serial peak: low 101 outside 0..100"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
