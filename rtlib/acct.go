@@ -101,6 +101,7 @@ var mem struct {
 	own         int64  // rtlib's own small heap bytes since that census (estimate)
 	ownLarge    int64  // rtlib's own large heap bytes since the last reading
 	ownHeld     int64  // live bytes of the engines' traces (engineGrown)
+	watch       []uint8 // by site: readings after its calls that found nothing, or watchLarge
 
 	// Censuses.
 	since     int64 // bytes allocated since the last census
@@ -230,6 +231,9 @@ func At(site Site) {
 	hb.Store(int32(site))
 	mem.fresh = nil
 	if d := holderDnode(); d != nil {
+		if prev := d.extSite; prev != 0 && prev != site && watched(prev) {
+			watchRead(prev, chargeUninstrumented(d))
+		}
 		switch cfg.census {
 		case censusOracle:
 			// What the statements since the last reading allocated and
@@ -240,7 +244,46 @@ func At(site Site) {
 				census(d, 0)
 			}
 		}
-		d.extSite = site
+		d.extSite, d.smallSite = site, site
+	}
+}
+
+// Large objects that uninstrumented code allocates are counted by
+// runtime/metrics when allocated, but a reading costs about 0.4 µs, too
+// much for every external call. A reading at a baton switch or census
+// charges them to the last external call marked since the previous one,
+// which is wrong when another call in between made them (stdlibheavy:
+// strings.Repeat's 1 MiB charged to the strings.Clone line after it).
+// So At reads when the call marked before it, at another site, is
+// watched: every site is, for its first watchQuiet calls followed by
+// another site's, and for good once a reading after it found large
+// bytes. A loop of calls that allocate only small objects stops costing
+// readings after a few iterations.
+const (
+	watchQuiet = 4   // readings that find nothing before a site is not watched
+	watchLarge = 255 // the site's calls allocated large objects
+)
+
+// watched reports whether At reads large allocations after a call
+// marked at site.
+func watched(site Site) bool {
+	if int(site) >= len(mem.watch) {
+		return true
+	}
+	w := mem.watch[site]
+	return w < watchQuiet || w == watchLarge
+}
+
+// watchRead records what a reading after a call marked at site found.
+func watchRead(site Site, charged int64) {
+	if int(site) >= len(mem.watch) {
+		mem.watch = ownAppend(mem.watch, make([]uint8, int(site)+1-len(mem.watch))...)
+	}
+	switch w := &mem.watch[site]; {
+	case charged > 0:
+		*w = watchLarge
+	case *w < watchQuiet:
+		*w++
 	}
 }
 
@@ -300,7 +343,14 @@ func chargeUninstrumented(d *dnode) int64 {
 	large, _ := readAllocs()
 	delta := int64(large-mem.lastLarge) - mem.hookedLarge - mem.ownLarge
 	mem.lastLarge, mem.hookedLarge, mem.ownLarge = large, 0, 0
-	return chargeBytes(d, delta)
+	var site Site
+	if d != nil {
+		site, d.extSite = d.extSite, 0
+	}
+	if h := mem.holder; h != nil {
+		h.extSite = 0
+	}
+	return chargeBytes(d, site, delta)
 }
 
 // chargeSmall is chargeUninstrumented for small objects, called by a
@@ -310,20 +360,27 @@ func chargeSmall(d *dnode) int64 {
 	delta := int64(small-mem.lastSmall) - mem.hookedSmall - mem.own
 
 	mem.lastSmall, mem.hookedSmall, mem.own = small, 0, 0
-	return chargeBytes(d, delta)
-}
-
-// chargeBytes charges delta bytes allocated by uninstrumented code to d.
-func chargeBytes(d *dnode, delta int64) int64 {
-	// At marks the holder only, and every caller charges the holder, or
-	// the task that held the baton until now; clear both all the same.
+	// Small objects are read at censuses only: the mark is the last one
+	// since the previous census, which a reading of large objects in
+	// between (every census and baton switch makes one) does not clear.
+	// strconv.Itoa's strings in a task's loop were charged to the task's
+	// go statement in its parent.
 	var site Site
 	if d != nil {
-		site, d.extSite = d.extSite, 0
+		site, d.smallSite = d.smallSite, 0
 	}
 	if h := mem.holder; h != nil {
-		h.extSite = 0
+		h.smallSite = 0
 	}
+	return chargeBytes(d, site, delta)
+}
+
+// chargeBytes charges delta bytes allocated by uninstrumented code to d
+// at site, or at the last instrumented site d ran when site is 0. At
+// marks the holder only, and every caller charges the holder, or the
+// task that held the baton until now: the callers clear the marks of
+// both.
+func chargeBytes(d *dnode, site Site, delta int64) int64 {
 	if delta <= 0 {
 		return 0
 	}

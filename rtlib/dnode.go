@@ -92,16 +92,17 @@ type dnode struct {
 	segStamp uint32 // block stamp for slot lookups
 	segSign  int8
 
-	lastSite Site   // the last instrumented site it ran (attribution of uninstrumented bytes)
-	extSite  Site   // the last external call it marked (At) since the last reading, 0: none
-	ranIn    uint32 // the census interval it last ran program code in
-	ranEp    int64  // its epoch then (the latest strand that ran)
-	bigLive  int64  // bytes of its tracked objects not found dead
-	pooled   int64  // bytes of its pool chunks not found dead
-	strand   uint64 // strands so far: spawns, joins, its end, and switches away from it
-	received int64  // bytes its joined kids held at their joins, since its last census
-	censused bool   // a census ran while it held the baton
-	poolEp   uint32
+	lastSite  Site   // the last instrumented site it ran (attribution of uninstrumented bytes)
+	extSite   Site   // the last external call it marked (At) since the last reading, 0: none
+	smallSite Site   // the same since the last census (small objects are read then)
+	ranIn     uint32 // the census interval it last ran program code in
+	ranEp     int64  // its epoch then (the latest strand that ran)
+	bigLive   int64  // bytes of its tracked objects not found dead
+	pooled    int64  // bytes of its pool chunks not found dead
+	strand    uint64 // strands so far: spawns, joins, its end, and switches away from it
+	received  int64  // bytes its joined kids held at their joins, since its last census
+	censused  bool   // a census ran while it held the baton
+	poolEp    uint32
 
 	rec *recTask // its strands, when recorded for simulation (record.go)
 }
