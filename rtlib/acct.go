@@ -343,14 +343,21 @@ func chargeUninstrumented(d *dnode) int64 {
 	large, _ := readAllocs()
 	delta := int64(large-mem.lastLarge) - mem.hookedLarge - mem.ownLarge
 	mem.lastLarge, mem.hookedLarge, mem.ownLarge = large, 0, 0
-	var site Site
+	return chargeBytes(d, takeMark(d, func(x *dnode) *Site { return &x.extSite }), delta)
+}
+
+// takeMark returns the site mark of d picks out, and clears it in d and
+// in the holder: At marks the holder only, and every reading charges the
+// holder or the task that held the baton until now.
+func takeMark(d *dnode, mark func(*dnode) *Site) (site Site) {
 	if d != nil {
-		site, d.extSite = d.extSite, 0
+		m := mark(d)
+		site, *m = *m, 0
 	}
 	if h := mem.holder; h != nil {
-		h.extSite = 0
+		*mark(h) = 0
 	}
-	return chargeBytes(d, site, delta)
+	return site
 }
 
 // chargeSmall is chargeUninstrumented for small objects, called by a
@@ -365,21 +372,11 @@ func chargeSmall(d *dnode) int64 {
 	// between (every census and baton switch makes one) does not clear.
 	// strconv.Itoa's strings in a task's loop were charged to the task's
 	// go statement in its parent.
-	var site Site
-	if d != nil {
-		site, d.smallSite = d.smallSite, 0
-	}
-	if h := mem.holder; h != nil {
-		h.smallSite = 0
-	}
-	return chargeBytes(d, site, delta)
+	return chargeBytes(d, takeMark(d, func(x *dnode) *Site { return &x.smallSite }), delta)
 }
 
 // chargeBytes charges delta bytes allocated by uninstrumented code to d
-// at site, or at the last instrumented site d ran when site is 0. At
-// marks the holder only, and every caller charges the holder, or the
-// task that held the baton until now: the callers clear the marks of
-// both.
+// at site, or at the last instrumented site d ran when site is 0.
 func chargeBytes(d *dnode, site Site, delta int64) int64 {
 	if delta <= 0 {
 		return 0
