@@ -94,13 +94,14 @@ var mem struct {
 	// and corrected when it leaves, so they are exact only after a
 	// collection: they are read at censuses.
 	samples     [3]metrics.Sample
-	lastLarge   uint64 // large heap bytes allocated at the last reading
-	hookedLarge int64  // hooked large bytes since that reading
-	lastSmall   uint64 // small heap bytes allocated at the last census
-	hookedSmall int64  // hooked small bytes (rounded) since that census
-	own         int64  // rtlib's own small heap bytes since that census (estimate)
-	ownLarge    int64  // rtlib's own large heap bytes since the last reading
-	ownHeld     int64  // live bytes of the engines' traces (engineGrown)
+	lastLarge   uint64  // large heap bytes allocated at the last reading
+	hookedLarge int64   // hooked large bytes since that reading
+	lastSmall   uint64  // small heap bytes allocated at the last census
+	hookedSmall int64   // hooked small bytes (rounded) since that census
+	own         int64   // rtlib's own small heap bytes since that census (estimate)
+	ownLarge    int64   // rtlib's own large heap bytes since the last reading
+	ownHeld     int64   // live bytes of the engines' traces (engineGrown)
+	uLast       int64   // unexplained bytes since the last census as of the last switch
 	watch       []uint8 // by site: readings after its calls that found nothing, or watchLarge
 
 	// Censuses.
@@ -324,6 +325,7 @@ func switchTo(next *dnode) {
 	if h := mem.holder; h == nil || !h.finished || h.detached {
 		chargeUninstrumented(h)
 	}
+	noteUnexplained(mem.holder)
 	if h := mem.holder; h != nil && h != next {
 		if h.finished && mem.endSeen.dn == h && next != nil {
 			mem.alias, mem.aliasTo = mem.endSeen, seenNow(next)
@@ -333,6 +335,34 @@ func switchTo(next *dnode) {
 	}
 	mem.holder = next
 	noteRan(next)
+}
+
+// noteUnexplained ends h's turn with the baton: the allocations since
+// the last census that the hooks do not explain (small ones by
+// uninstrumented code, which only a census reads exactly) grew by what
+// h's turn added, by the runtime's count, which between collections can
+// only be high (a span is counted whole when it enters an allocation
+// cache). A census bounds by the sum of the other tasks' turns what it
+// may charge to the running task although another made it.
+func noteUnexplained(h *dnode) {
+	u := allocatedSinceCensus() - mem.since
+	if h != nil {
+		if h.uIn != mem.interval {
+			h.uIn, h.uMine = mem.interval, 0
+		}
+		h.uMine += u - mem.uLast
+	}
+	mem.uLast = u
+}
+
+// unexplainedOthers is what noteUnexplained counted in the turns of the
+// tasks other than c since the last census.
+func unexplainedOthers(c *dnode) int64 {
+	o := mem.uLast
+	if c.uIn == mem.interval {
+		o -= c.uMine
+	}
+	return max(0, o)
 }
 
 // chargeUninstrumented reads runtime/metrics and charges the large
@@ -393,8 +423,8 @@ func chargeBytes(d *dnode, site Site, delta int64) int64 {
 	}
 	d.root.siteBytes(site, delta)
 	d.add(site, delta)
+	mem.since += delta // first: the chunk's point is after these bytes (bound)
 	d.pool(site, delta)
-	mem.since += delta
 	return delta
 }
 
@@ -436,17 +466,20 @@ func census(c *dnode, pending int64) {
 	b := barrier(c)
 	b.census = recCensus(c)
 	alone := len(mem.ran) == 0 || len(mem.ran) == 1 && mem.ran[0] == c
+	others := unexplainedOthers(c)
+	mem.uLast = 0
 	clear(mem.ran)
 	mem.ran = mem.ran[:0]
 	mem.interval++
 	noteRan(c)
 	// Small objects by uninstrumented code are seen only now: charged to
 	// the running task. When no other task ran since the last census,
-	// that is the task that made them; otherwise perhaps not (the root's
-	// census lag counts those bytes).
+	// that is the task that made them; otherwise perhaps not: the root's
+	// census lag counts those bytes, at most what the others' turns
+	// allocated unexplained (noteUnexplained).
 	lag := chargeSmall(c)
 	if !alone {
-		c.root.lagged += lag
+		c.root.lagged += min(lag, others)
 	}
 	hook(-pending)
 	metrics.Read(mem.samples[2:])
@@ -495,7 +528,7 @@ func census(c *dnode, pending int64) {
 	if debugCensus {
 		_, file, line, _ := runtime.Caller(1)
 		fmt.Fprintf(os.Stderr, "  (census from %s:%d in task depth %d)\n", file, line, c.depth)
-		fmt.Fprintf(os.Stderr, "census %d: heap %d tracked %d pool %d orphan %d baseline %d untracked %d lag %d\n", mem.censuses, heapLive, mem.trackLive, mem.poolLive, mem.orphan, mem.baseline, untracked, lag)
+		fmt.Fprintf(os.Stderr, "census %d: heap %d tracked %d pool %d orphan %d baseline %d untracked %d lag %d alone %v\n", mem.censuses, heapLive, mem.trackLive, mem.poolLive, mem.orphan, mem.baseline, untracked, lag, alone)
 	}
 	// The budget follows the program's live bytes in open roots: memory
 	// nobody explained (rtlib's own that it does not subtract, ended

@@ -41,7 +41,7 @@ var accuracyCases = []accCase{
 		mhwm: func(p int64) int64 { return 4*mib + min(p, 8)*1_064_960 + 8*480 },
 		lines: []lineCase{{mark: "// image", alloc: 4 * mib},
 			{mark: "// band", alloc: 8 * 1_064_960}}},
-	{name: "strconvkeep", exact: true, serial: 6_406_912,
+	{name: "strconvkeep", exact: true, serial: 6_406_912, slow: "200 000 external calls: a collection each",
 		mhwm: func(p int64) int64 { return 3_203_072 + 200_000*16 + 8*480 },
 		lines: []lineCase{{mark: "// slots", alloc: 3_203_072},
 			{mark: "// itoa", alloc: 200_000 * 16}}},
