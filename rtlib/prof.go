@@ -437,7 +437,7 @@ func (r *proot) build() profile.Root {
 		out.Reasons = append(out.Reasons, late...)
 	case wide > 0:
 		out.Reasons = append(out.Reasons, late...)
-		if len(late) == 0 {
+		if len(out.Reasons) == 0 { // nothing else says why
 			pt := out.MHWM[wide-1]
 			out.Reasons = append(out.Reasons, fmt.Sprintf("from p = %d the figures' interval is wider than 3 %% + 256 KiB (at p = %d: %s to %s): deaths found at censuses may have happened up to a census interval earlier", wide, wide, mib(pt.Low), mib(pt.High)))
 		}
