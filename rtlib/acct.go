@@ -344,8 +344,11 @@ func switchTo(next *dnode) {
 // only be high (a span is counted whole when it enters an allocation
 // cache). A census bounds by the sum of the other tasks' turns what it
 // may charge to the running task although another made it.
+//
+// switchTo has just read runtime/metrics, or the holder ended and was
+// read at its end with only rtlib run since: no new reading is needed.
 func noteUnexplained(h *dnode) {
-	u := allocatedSinceCensus() - mem.since
+	u := allocatedAsRead() - mem.since
 	if h != nil {
 		if h.uIn != mem.interval {
 			h.uIn, h.uMine = mem.interval, 0
