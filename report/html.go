@@ -127,7 +127,7 @@ type htmlRoot struct {
 	// serial peak's in SerialLow and SerialHigh.
 	Interval              bool
 	SerialLow, SerialHigh string
-	Chart     *htmlMHWMChart
+	Chart                 *htmlMHWMChart
 	// Sim is the simulated schedules, nil when the root was not
 	// simulated.
 	Sim *htmlSim

@@ -69,7 +69,9 @@ func TestText(t *testing.T) {
 // them in text and HTML (low and high, the serial peak's too), and an
 // exact one does not.
 func TestTextInterval(t *testing.T) {
-	pt := func(q int, lo, b, hi int64) profile.Point { return profile.Point{P: q, Bytes: b << 10, Low: lo << 10, High: hi << 10} }
+	pt := func(q int, lo, b, hi int64) profile.Point {
+		return profile.Point{P: q, Bytes: b << 10, Low: lo << 10, High: hi << 10}
+	}
 	for _, exact := range []bool{false, true} {
 		p := &profile.Profile{Schema: profile.Schema, PMax: 2, Roots: []profile.Root{{
 			Name: "main.main", Exact: exact, MHWM: []profile.Point{pt(1, 100, 300, 310), pt(2, 150, 600, 620)},

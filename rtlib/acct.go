@@ -101,7 +101,6 @@ var mem struct {
 	own         int64   // rtlib's own small heap bytes since that census (estimate)
 	ownLarge    int64   // rtlib's own large heap bytes since the last reading
 	ownHeld     int64   // live bytes of the engines' traces (engineGrown)
-	uLast       int64   // unexplained bytes since the last census as of the last switch
 	watch       []uint8 // by site: readings after its calls that found nothing, or watchLarge
 
 	// Censuses.
@@ -124,6 +123,7 @@ var mem struct {
 	baseline  int64    // live bytes at the first census not otherwise known
 	based     bool
 	inCensus  bool
+	pendLarge bool   // the object a census from an allocation hook is for is large
 	marks     uint32 // external-call markers passed (At)
 	fresh     *dnode // a census ran in it right before a strand boundary
 
@@ -163,9 +163,11 @@ func readAllocs() (large, small uint64) {
 }
 
 // hook counts n hooked bytes (rounded) as allocated (n < 0: takes back
-// an object of -n bytes).
-func hook(n int64) {
-	if n > maxSmall || n < -maxSmall {
+// an object of -n bytes), large if the runtime allocated it as a large
+// object: a request above maxSmall. The rounded size cannot say: 32 KiB
+// is both the largest size class and a large object of four pages.
+func hook(n int64, large bool) {
+	if large {
 		mem.hookedLarge += n
 	} else {
 		mem.hookedSmall += n
@@ -187,22 +189,25 @@ func allocp(site Site, n int64, p unsafe.Pointer) {
 	d := holderDnode()
 	if d == nil || d.detached {
 		if mem.on {
+			large := n > maxSmall
 			n = roundSize(n)
-			hook(n)
+			hook(n, large)
 			mem.orphan += n
 		}
 		return
 	}
+	large := n > maxSmall
 	n = roundSize(n)
 	if cfg.census == censusOracle || mem.since+n >= mem.budget && cfg.census != censusOff || bigAlloc(d, n) {
 		// Before charging the new object: deaths found now come first.
+		mem.pendLarge = large
 		census(d, n)
 	}
 	d.lastSite = site
 	r := d.root
 	r.siteAlloc(site, n)
 	d.add(site, n)
-	hook(n)
+	hook(n, large)
 	mem.since += n
 	if p != nil && n >= cfg.track && cfg.census != censusOff {
 		d.top().big += n
@@ -325,7 +330,6 @@ func switchTo(next *dnode) {
 	if h := mem.holder; h == nil || !h.finished || h.detached {
 		chargeUninstrumented(h)
 	}
-	noteUnexplained(mem.holder)
 	if h := mem.holder; h != nil && h != next {
 		if h.finished && mem.endSeen.dn == h && next != nil {
 			mem.alias, mem.aliasTo = mem.endSeen, seenNow(next)
@@ -335,37 +339,6 @@ func switchTo(next *dnode) {
 	}
 	mem.holder = next
 	noteRan(next)
-}
-
-// noteUnexplained ends h's turn with the baton: the allocations since
-// the last census that the hooks do not explain (small ones by
-// uninstrumented code, which only a census reads exactly) grew by what
-// h's turn added, by the runtime's count, which between collections can
-// only be high (a span is counted whole when it enters an allocation
-// cache). A census bounds by the sum of the other tasks' turns what it
-// may charge to the running task although another made it.
-//
-// switchTo has just read runtime/metrics, or the holder ended and was
-// read at its end with only rtlib run since: no new reading is needed.
-func noteUnexplained(h *dnode) {
-	u := allocatedAsRead() - mem.since
-	if h != nil {
-		if h.uIn != mem.interval {
-			h.uIn, h.uMine = mem.interval, 0
-		}
-		h.uMine += u - mem.uLast
-	}
-	mem.uLast = u
-}
-
-// unexplainedOthers is what noteUnexplained counted in the turns of the
-// tasks other than c since the last census.
-func unexplainedOthers(c *dnode) int64 {
-	o := mem.uLast
-	if c.uIn == mem.interval {
-		o -= c.uMine
-	}
-	return max(0, o)
 }
 
 // chargeUninstrumented reads runtime/metrics and charges the large
@@ -462,29 +435,28 @@ func census(c *dnode, pending int64) {
 	c.received = 0
 	mem.maxSince = max(mem.maxSince, mem.since)
 	c.root.maxSince = max(c.root.maxSince, mem.since)
-	hook(pending) // allocated already, charged by the caller after
+	hook(pending, mem.pendLarge) // allocated already, charged by the caller after
 	chargeUninstrumented(c)
 	runtime.GC()
 	gcBackstop()
 	b := barrier(c)
 	b.census = recCensus(c)
 	alone := len(mem.ran) == 0 || len(mem.ran) == 1 && mem.ran[0] == c
-	others := unexplainedOthers(c)
-	mem.uLast = 0
 	clear(mem.ran)
 	mem.ran = mem.ran[:0]
 	mem.interval++
 	noteRan(c)
 	// Small objects by uninstrumented code are seen only now: charged to
 	// the running task. When no other task ran since the last census,
-	// that is the task that made them; otherwise perhaps not: the root's
-	// census lag counts those bytes, at most what the others' turns
-	// allocated unexplained (noteUnexplained).
+	// that is the task that made them; otherwise perhaps not (the root's
+	// census lag counts those bytes). runtime/metrics cannot say which
+	// task made them: between collections it counts a size class's
+	// small objects only when their span leaves an allocation cache.
 	lag := chargeSmall(c)
 	if !alone {
-		c.root.lagged += min(lag, others)
+		c.root.lagged += lag
 	}
-	hook(-pending)
+	hook(-pending, mem.pendLarge)
 	metrics.Read(mem.samples[2:])
 	heapLive := int64(mem.samples[2].Value.Uint64())
 
@@ -658,10 +630,10 @@ func ownAppend[S ~[]E, E any](s S, xs ...E) S {
 
 // ownAlloc counts an allocation of n bytes by rtlib.
 func ownAlloc(n int64) {
-	if a := ownSize(n); a > maxSmall {
-		mem.ownLarge += a
+	if n > maxSmall { // large by the request, as hook: an array of 32 760 bytes is small
+		mem.ownLarge += roundSize(n)
 	} else {
-		mem.own += a
+		mem.own += ownSize(n)
 	}
 }
 

@@ -42,12 +42,6 @@ func heapGrown() bool { return allocatedSinceCensus() >= mem.budget }
 // span per size class between collections.
 func allocatedSinceCensus() int64 {
 	metrics.Read(mem.samples[:1])
-	return allocatedAsRead()
-}
-
-// allocatedAsRead is allocatedSinceCensus as of the last reading of
-// runtime/metrics, without a new one.
-func allocatedAsRead() int64 {
 	return int64(mem.samples[0].Value.Uint64()-mem.allocsAt) - mem.own - mem.ownLarge
 }
 

@@ -97,8 +97,6 @@ type dnode struct {
 	smallSite Site   // the same since the last census (small objects are read then)
 	ranIn     uint32 // the census interval it last ran program code in
 	ranEp     int64  // its epoch then (the latest strand that ran)
-	uIn       uint32 // the census interval uMine is of
-	uMine     int64  // unexplained bytes allocated in its turns then (noteUnexplained)
 	bigLive   int64  // bytes of its tracked objects not found dead
 	pooled    int64  // bytes of its pool chunks not found dead
 	strand    uint64 // strands so far: spawns, joins, its end, and switches away from it
