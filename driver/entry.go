@@ -50,10 +50,11 @@ func (j *job) entry(ctx context.Context, p *Prepared) error {
 
 // tryEntry is one attempt of entry.
 func (j *job) tryEntry(ctx context.Context, p *Prepared) error {
-	pkgs, err := listPackages(ctx, j.dir, j.env, j.lcfg, j.patterns)
+	pkgs, targets, err := listPackages(ctx, j.dir, j.env, j.lcfg, j.patterns)
 	if err != nil {
 		return err
 	}
+	p.Targets = targets
 	if len(pkgs) == 0 {
 		return fmt.Errorf("no package of the main module matches %s: spbuild instruments the main module's packages (use -instrument for others)", strings.Join(j.patterns, " "))
 	}

@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -42,20 +43,36 @@ type Program struct {
 	Args           []string
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
-	Env            []string // added to the environment (SPGO_PROFILE, SPGO_PMAX, ...)
+	Env            []string // added to the environment (SPGO_PMAX, ...)
 	Dir            string   // working directory; "" is cfg.Dir
 	BuildStderr    io.Writer
+	// Profile is where the runtime writes the profile (SPGO_PROFILE);
+	// Run notes the runtime's report that it could not (Exit.ProfileErr).
+	Profile string
 }
 
-// Run builds pkg instrumented into a temporary directory and runs it. It
-// returns the program's exit status (128+n for a signal n, as a shell
-// says); err is set only when the program could not be built or
-// started. While the program runs, spbuild ignores interrupts: the
-// terminal delivers them to the program, which writes its profile.
-func (p *Prepared) Run(ctx context.Context, cfg Config, pkg string, prog Program) (int, error) {
+// Exit is how a program that Run ran ended.
+type Exit struct {
+	// Code is the exit status, 128+n for a signal n (as a shell says).
+	Code int
+	// Signal is the signal that ended the program; 0 if it exited.
+	Signal syscall.Signal
+	// ProfileErr is the runtime's report, on the program's standard
+	// error, that it could not write the profile ("" if there was none).
+	ProfileErr string
+}
+
+// Run builds pkg instrumented into a temporary directory and runs it,
+// and says how it ended; err is set only when the program could not be
+// built or started. While the program runs, spbuild ignores interrupts:
+// the terminal delivers them to the program, which writes its profile.
+func (p *Prepared) Run(ctx context.Context, cfg Config, pkg string, prog Program) (Exit, error) {
+	if err := p.checkMain(pkg); err != nil {
+		return Exit{}, err
+	}
 	tmp, err := os.MkdirTemp("", "spbuild-run-*")
 	if err != nil {
-		return 0, err
+		return Exit{}, fmt.Errorf("temporary directory: %w", err)
 	}
 	defer os.RemoveAll(tmp)
 	name := path.Base(pkg) // an import path
@@ -64,7 +81,7 @@ func (p *Prepared) Run(ctx context.Context, cfg Config, pkg string, prog Program
 	}
 	bin := filepath.Join(tmp, name)
 	if err := p.Build(ctx, cfg, bin, pkg, prog.BuildStderr); err != nil {
-		return 0, err
+		return Exit{}, err
 	}
 	cmd := exec.Command(bin, prog.Args...)
 	cmd.Dir = prog.Dir
@@ -73,22 +90,39 @@ func (p *Prepared) Run(ctx context.Context, cfg Config, pkg string, prog Program
 	}
 	cmd.Env = append(environ(cfg.Env), prog.Env...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = prog.Stdin, prog.Stdout, prog.Stderr
-	return runChild(cmd)
+	var watch *lossWatcher
+	if prog.Profile != "" {
+		cmd.Env = append(cmd.Env, "SPGO_PROFILE="+prog.Profile)
+		watch = newLossWatcher(prog.Stderr, prog.Profile)
+		cmd.Stderr = watch
+	}
+	e, err := runChild(cmd)
+	if watch != nil {
+		e.ProfileErr = watch.reason()
+	}
+	return e, err
 }
 
-// runChild runs cmd to its end with interrupts ignored here, and returns
-// its exit status.
-func runChild(cmd *exec.Cmd) (int, error) {
+// runChild runs cmd to its end with interrupts ignored here, and says
+// how it ended.
+func runChild(cmd *exec.Cmd) (Exit, error) {
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sig)
 	if err := cmd.Start(); err != nil {
-		return 0, fmt.Errorf("start %s: %w", cmd.Path, err)
+		return Exit{}, fmt.Errorf("start %s: %w", cmd.Path, err)
 	}
+	done := make(chan struct{})
+	defer close(done)
 	go func() {
-		for s := range sig {
-			if s == syscall.SIGTERM && cmd.Process != nil {
-				cmd.Process.Signal(s) // not sent by a terminal: pass it on
+		for {
+			select {
+			case s := <-sig:
+				if s == syscall.SIGTERM {
+					cmd.Process.Signal(s) // not sent by a terminal: pass it on
+				}
+			case <-done:
+				return
 			}
 		}
 	}()
@@ -96,16 +130,17 @@ func runChild(cmd *exec.Cmd) (int, error) {
 	return exitStatus(cmd, err)
 }
 
-func exitStatus(cmd *exec.Cmd, err error) (int, error) {
+// exitStatus says how cmd, waited for with the result err, ended.
+func exitStatus(cmd *exec.Cmd, err error) (Exit, error) {
 	var ee *exec.ExitError
 	if err != nil && !errors.As(err, &ee) {
-		return 0, err
+		return Exit{}, err
 	}
 	st := cmd.ProcessState
 	if ws, ok := st.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		return 128 + int(ws.Signal()), nil
+		return Exit{Code: 128 + int(ws.Signal()), Signal: ws.Signal()}, nil
 	}
-	return st.ExitCode(), nil
+	return Exit{Code: st.ExitCode()}, nil
 }
 
 // ExecArg is the argument that makes spbuild act as go test's -exec
@@ -141,7 +176,8 @@ func (p *Prepared) Test(ctx context.Context, cfg Config, pkgs, testArgs []string
 	cmd.Dir = cfg.Dir
 	cmd.Env = setEnv(p.Env, execProfilesVar, profDir)
 	cmd.Stdout, cmd.Stderr = stdout, stderr
-	return runChild(cmd)
+	e, err := runChild(cmd)
+	return e.Code, err
 }
 
 // quoteField quotes s as one field of a go command flag that holds a
@@ -196,28 +232,37 @@ func execTest(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 		return 2, err
 	}
 	prof := ProfileFor(profDir, wd)
-	watch := &lossWatcher{w: stderr, needle: "write profile " + prof + ":"}
+	watch := newLossWatcher(stderr, prof)
 	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Env = append(withoutEnv(os.Environ(), execProfilesVar), "SPGO_PROFILE="+prof)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, stdout, watch
-	code, err := runChild(cmd)
+	e, err := runChild(cmd)
 	if err != nil {
 		return 2, err
 	}
-	if watch.seen() {
-		return max(code, 1), fmt.Errorf("the test profile %s was not written (above): failing the run so that it is not lost", prof)
+	if why := watch.reason(); why != "" {
+		return max(e.Code, 1), fmt.Errorf("the test profile %s was not written (above): failing the run so that it is not lost%s", prof, lossHint(why, profDir))
 	}
-	return code, nil
+	return e.Code, nil
 }
 
-// lossWatcher passes a test binary's standard error through and notes
-// whether a line held needle (the runtime's report of a profile it could
-// not write).
+// lossWatcher passes a program's standard error through and notes the
+// first line that holds needle, the runtime's report of a profile it
+// could not write.
 type lossWatcher struct {
 	w      io.Writer
 	needle string
-	line   []byte // the current line's start, up to len(needle)+64 bytes
-	found  bool
+	line   []byte // the current line's start, up to len(needle)+maxReason bytes
+	found  string // what followed needle on its line
+}
+
+// maxReason is how much of a reported write error lossWatcher keeps.
+const maxReason = 512
+
+// newLossWatcher watches for the runtime's report that it could not
+// write the profile at path, passing everything through to w.
+func newLossWatcher(w io.Writer, path string) *lossWatcher {
+	return &lossWatcher{w: w, needle: "write profile " + path + ":"}
 }
 
 func (l *lossWatcher) Write(b []byte) (int, error) {
@@ -225,7 +270,7 @@ func (l *lossWatcher) Write(b []byte) (int, error) {
 		if c == '\n' {
 			l.check()
 			l.line = l.line[:0]
-		} else if len(l.line) < len(l.needle)+64 {
+		} else if len(l.line) < len(l.needle)+maxReason {
 			l.line = append(l.line, c)
 		}
 	}
@@ -233,16 +278,29 @@ func (l *lossWatcher) Write(b []byte) (int, error) {
 }
 
 func (l *lossWatcher) check() {
-	if strings.Contains(string(l.line), l.needle) {
-		l.found = true
+	if l.found != "" {
+		return
+	}
+	if _, after, ok := strings.Cut(string(l.line), l.needle); ok {
+		l.found = cmp.Or(strings.TrimSpace(after), "unknown error")
 	}
 }
 
-// seen reports whether needle was written (on a last line without a
-// newline too).
-func (l *lossWatcher) seen() bool {
+// reason returns the error reported after needle (on a last line
+// without a newline too), "" if there was none.
+func (l *lossWatcher) reason() string {
 	l.check()
 	return l.found
+}
+
+// lossHint says what to do about a profile that could not be written
+// into dir for the reason the runtime gave ("" when it has nothing to
+// add): room, when the file system is full.
+func lossHint(reason, dir string) string {
+	if strings.Contains(reason, syscall.ENOSPC.Error()) || strings.Contains(reason, "disk quota exceeded") {
+		return fmt.Sprintf(" (no room in %s, spbuild's temporary directory under TMPDIR): free space on that file system or set TMPDIR to a directory with room, and run again", dir)
+	}
+	return ""
 }
 
 // withoutEnv returns env without key.

@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spgo/spgo/rewrite"
@@ -57,13 +58,28 @@ type Prepared struct {
 	Cached bool
 	// Entry is the cache entry's directory.
 	Entry string
+	// Targets are the packages the patterns matched (not their
+	// dependencies), in the go command's order.
+	Targets []Target
+}
+
+// Target is a package the patterns given to Prepare matched.
+type Target struct {
+	ImportPath string
+	Name       string // the package clause's name: "main" for a program
+	Dir        string
+	// Files are the package's Go files (cgo files included, test files
+	// not), relative to Dir.
+	Files []string
 }
 
 // listPkg is what spbuild reads of `go list -json`.
 type listPkg struct {
 	ImportPath string
+	Name       string
 	Dir        string
 	ForTest    string
+	DepOnly    bool
 	Module     *struct {
 		Path, Dir string
 		Main      bool
@@ -167,28 +183,30 @@ func cacheDir(dir string, env []string) (string, error) {
 
 // listPackages returns the packages to instrument: the main module's
 // packages among the targets and their dependencies (test variants
-// included with cfg.Tests), plus the packages cfg.Instrument names.
-func listPackages(ctx context.Context, dir string, env []string, cfg Config, patterns []string) ([]listPkg, error) {
-	args := []string{"list", "-deps", "-json=ImportPath,Dir,ForTest,Module,GoFiles,CgoFiles,TestGoFiles,XTestGoFiles"}
+// included with cfg.Tests), plus the packages cfg.Instrument names; and
+// the targets, the packages the patterns match.
+func listPackages(ctx context.Context, dir string, env []string, cfg Config, patterns []string) ([]listPkg, []Target, error) {
+	args := []string{"list", "-deps", "-json=ImportPath,Name,Dir,ForTest,DepOnly,Module,GoFiles,CgoFiles,TestGoFiles,XTestGoFiles"}
 	if cfg.Tests {
 		args = append(args, "-test")
 	}
 	args = append(append(args, cfg.BuildFlags...), "--")
 	out, err := goOutput(ctx, dir, env, append(args, patterns...)...)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	extra := map[string]bool{}
 	if len(cfg.Instrument) > 0 {
 		eout, err := goOutput(ctx, dir, env, append(append([]string{"list"}, cfg.BuildFlags...), append([]string{"--"}, cfg.Instrument...)...)...)
 		if err != nil {
-			return nil, fmt.Errorf("-instrument: %w", err)
+			return nil, nil, fmt.Errorf("-instrument: %w", err)
 		}
 		for _, l := range strings.Fields(string(eout)) {
 			extra[l] = true
 		}
 	}
 	var pkgs []listPkg
+	var targets []Target
 	seen := map[string]bool{}
 	dec := json.NewDecoder(bytes.NewReader(out))
 	for {
@@ -196,10 +214,13 @@ func listPackages(ctx context.Context, dir string, env []string, cfg Config, pat
 		if err := dec.Decode(&lp); errors.Is(err, io.EOF) {
 			break
 		} else if err != nil {
-			return nil, fmt.Errorf("go list: %w", err)
+			return nil, nil, fmt.Errorf("go list: %w", err)
 		}
 		if lp.ForTest != "" || strings.HasSuffix(lp.ImportPath, ".test") || seen[lp.ImportPath] {
 			continue // the test variants' files are the package's
+		}
+		if !lp.DepOnly {
+			targets = append(targets, Target{ImportPath: lp.ImportPath, Name: lp.Name, Dir: lp.Dir, Files: slices.Concat(lp.GoFiles, lp.CgoFiles)})
 		}
 		main := lp.Module != nil && lp.Module.Main
 		if !main && !extra[lp.ImportPath] || strings.HasPrefix(lp.ImportPath, runtimeImport) {
@@ -208,7 +229,7 @@ func listPackages(ctx context.Context, dir string, env []string, cfg Config, pat
 		seen[lp.ImportPath] = true
 		pkgs = append(pkgs, lp)
 	}
-	return pkgs, nil
+	return pkgs, targets, nil
 }
 
 // entryKey hashes everything a rewrite depends on.

@@ -36,7 +36,11 @@ func cmdBuild(args, userEnv []string) int {
 		return 1
 	}
 	o := *out
-	if o == "" {
+	if main, ok := p.IsCommand(); o == "" && ok && !main {
+		// As go build does: compile, keep nothing (not an archive in
+		// the user's directory).
+		o = os.DevNull
+	} else if o == "" {
 		abs, err := filepath.Abs(filepath.Join(cfg.Dir, pkg))
 		if err != nil {
 			fail(err)
@@ -105,7 +109,7 @@ func cmdRun(args, userEnv []string) int {
 	}
 	defer os.RemoveAll(tmp)
 	profPath := filepath.Join(tmp, "spgo-profile.json")
-	env = append(env, "SPGO_PROFILE="+profPath, "SPGO_SOURCE_ROOT="+p.Root)
+	env = append(env, "SPGO_SOURCE_ROOT="+p.Root)
 	tracePath := cmp.Or(sf.trace, filepath.Join(tmp, "spgo.trace"))
 	if sf.on {
 		if tracePath, err = filepath.Abs(tracePath); err != nil {
@@ -114,21 +118,21 @@ func cmdRun(args, userEnv []string) int {
 		}
 		env = append(env, "SPGO_TRACE="+tracePath)
 	}
-	code, err := p.Run(context.Background(), cfg, pkg, driver.Program{
+	exit, err := p.Run(context.Background(), cfg, pkg, driver.Program{
 		Args: progArgs, Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
-		Env: env, BuildStderr: os.Stderr, Dir: ".",
+		Env: env, BuildStderr: os.Stderr, Dir: ".", Profile: profPath,
 	})
 	if err != nil {
 		fail(err)
 		return 1
 	}
+	code := exit.Code
 	prof, err := profile.ReadFile(profPath)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			fmt.Fprintln(os.Stderr, "spbuild: the program wrote no profile (killed before it could?)")
-		} else {
-			fmt.Fprintln(os.Stderr, "spbuild:", err)
+			err = p.MissingProfile(exit, profPath)
 		}
+		fmt.Fprintln(os.Stderr, "spbuild:", err)
 		return max(code, 1)
 	}
 	if sf.on {

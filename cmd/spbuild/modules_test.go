@@ -99,6 +99,8 @@ func TestErrors(t *testing.T) {
 		{"html unwritable", map[string]string{"go.mod": "module m\n\ngo 1.22\n", "main.go": "package main\nfunc main() {}\n"}, []string{"run", "-html", "nodir/x.html", "."}, "write nodir/x.html: "},
 		{"bad p", map[string]string{"go.mod": "module m\n\ngo 1.22\n", "main.go": "package main\nfunc main() {}\n"}, []string{"run", "-p", "1,x", "."}, "comma-separated"},
 		{"unknown command", map[string]string{"go.mod": "module m\n\ngo 1.22\n"}, []string{"frob"}, "unknown command"},
+		// Before: "fork/exec …/lib: permission denied".
+		{"not a main package", libTree, []string{"run", "."}, "m/lib (package lib) is not a main package: spbuild run runs a program; to measure this package, run its tests with spbuild test ."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -114,6 +116,28 @@ func TestErrors(t *testing.T) {
 				t.Errorf("a stack trace: %s", stderr)
 			}
 		})
+	}
+}
+
+// libTree is a module whose root package is not a program.
+var libTree = map[string]string{
+	"go.mod": "module m/lib\n\ngo 1.22\n",
+	"lib.go": "package lib\n\n// Buf allocates n bytes.\nfunc Buf(n int) []byte { return make([]byte, n) }\n",
+}
+
+// TestBuildLibrary: spbuild build on a package that is not a program
+// compiles it and keeps nothing, as go build does; before, it wrote the
+// package's archive into the user's directory.
+func TestBuildLibrary(t *testing.T) {
+	dir := writeTree(t, libTree)
+	before := treeHash(t, dir)
+	_, stderr, code := spbuild(t, dir, t.TempDir(), "build", ".")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	if treeHash(t, dir) != before {
+		names, _ := filepath.Glob(filepath.Join(dir, "*"))
+		t.Errorf("the tree changed: %v", names)
 	}
 }
 
