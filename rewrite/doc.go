@@ -38,13 +38,18 @@
 // compile errors, panics and stack traces name the user's file and line;
 // generated identifiers start with spgo_ and step around every
 // identifier of the package; the output is gofmt-clean. Files with
-// nothing to instrument, cgo files and files excluded by build
-// constraints are not rewritten.
+// nothing to instrument and files excluded by build constraints are not
+// rewritten. A cgo file (import "C") is rewritten from its source as
+// written, which cgo must see, type-checked with C's names unknown
+// (cgo.go); a cgo file that does not type-check so is left as it is,
+// with a warning.
 //
 // Not instrumented (rtlib accounts for their memory, charged to the last
 // external call marked or the last hook passed rather than to their own
 // line): interface conversions, closures, map growth, appends and string
 // operations the compiler keeps on the stack, method values of hooked
-// methods (f := wg.Done), and groups reached through an unexported
-// embedded field of another package (a warning says so).
+// methods (f := wg.Done), groups reached through an unexported
+// embedded field of another package (a warning says so), and in cgo
+// files the constructs that need the type of an expression of C's (a
+// select sending C.f(), an append of one).
 package rewrite

@@ -128,11 +128,6 @@ func File(in Input) (*Output, error) {
 	if in.Names == nil {
 		in.Names = newNamer([]*ast.File{in.File})
 	}
-	for _, imp := range in.File.Imports {
-		if imp.Path.Value == `"C"` {
-			return &Output{Warnings: []Warning{{Pos: in.Fset.Position(imp.Pos()), Reason: "cgo file: not instrumented"}}}, nil
-		}
-	}
 	dec := decorator.NewDecorator(in.Fset)
 	df, err := dec.DecorateFile(in.File)
 	if err != nil {

@@ -75,16 +75,7 @@ func typeCheck(fset *token.FileSet, file *ast.File, imp types.Importer) (*types.
 // typeCheckAt is typeCheck for a module whose go line is goVersion ("":
 // the latest).
 func typeCheckAt(goVersion string, fset *token.FileSet, file *ast.File, imp types.Importer) (*types.Package, *types.Info, error) {
-	info := &types.Info{
-		FileVersions: map[*ast.File]string{},
-		Types:        map[ast.Expr]types.TypeAndValue{},
-		Defs:         map[*ast.Ident]types.Object{},
-		Uses:         map[*ast.Ident]types.Object{},
-		Implicits:    map[ast.Node]types.Object{},
-		Selections:   map[*ast.SelectorExpr]*types.Selection{},
-		Scopes:       map[ast.Node]*types.Scope{},
-		Instances:    map[*ast.Ident]types.Instance{},
-	}
+	info := newInfo()
 	conf := types.Config{Importer: imp, GoVersion: goVersion, Error: func(error) {}}
 	pkg, err := conf.Check("fuzz", fset, []*ast.File{file}, info)
 	return pkg, info, err

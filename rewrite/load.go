@@ -129,7 +129,17 @@ func Packages(ctx context.Context, cfg Config, patterns ...string) (*Result, err
 		if isTestMain(p) {
 			continue
 		}
-		names := newNamer(p.Syntax)
+		cgo, err := cgoPackage(p, done)
+		if err != nil {
+			// Leave the cgo files as they are: the rest of the package
+			// is instrumented all the same.
+			for _, g := range cgo.names {
+				done[g] = true
+				out.Warnings = append(out.Warnings, Warning{Pos: token.Position{Filename: g}, Reason: "cgo file: not instrumented (" + err.Error() + ")"})
+			}
+			cgo = nil
+		}
+		names := newNamer(append(slices.Clip(p.Syntax), cgo.files()...))
 		for _, f := range p.Syntax {
 			name := p.Fset.File(f.Pos()).Name()
 			if done[name] || !isGoSource(name, p) {
@@ -145,24 +155,25 @@ func Packages(ctx context.Context, cfg Config, patterns ...string) (*Result, err
 				out.Files[name] = o
 			}
 		}
+		for i, f := range cgo.files() {
+			name := cgo.names[i]
+			done[name] = true
+			o, err := cgo.rewrite(Input{Fset: p.Fset, File: f, Names: names, Esc: esc, Instrumented: instrumented})
+			if err != nil {
+				out.Warnings = append(out.Warnings, Warning{Pos: token.Position{Filename: name}, Reason: "cgo file: not instrumented (" + err.Error() + ")"})
+				continue
+			}
+			out.Warnings = append(out.Warnings, o.Warnings...)
+			if o.Changed {
+				out.Files[name] = o
+			}
+		}
 	}
 	sp, err := structureWarnings(pkgs)
 	if err != nil {
 		return nil, err
 	}
 	out.Warnings = append(out.Warnings, sp...)
-	// Files the go command lists but whose syntax went through cgo.
-	for _, p := range pkgs {
-		if isTestMain(p) {
-			continue
-		}
-		for _, g := range p.GoFiles {
-			if !done[g] {
-				done[g] = true
-				out.Warnings = append(out.Warnings, Warning{Pos: token.Position{Filename: g}, Reason: "cgo file: not instrumented"})
-			}
-		}
-	}
 	sort.SliceStable(out.Warnings, func(i, j int) bool {
 		a, b := out.Warnings[i].Pos, out.Warnings[j].Pos
 		if a.Filename != b.Filename {

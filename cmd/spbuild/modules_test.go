@@ -272,6 +272,132 @@ func main() {
 	}
 }
 
+// cgoMain has its main function, goroutines and allocations in a cgo
+// file, with values of C's types sent on channels, stored in structs and
+// appended to slices.
+const cgoMain = `package main
+
+/*
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct { int a; double b; } pair;
+
+static int twice(int x) { return 2 * x; }
+static pair mk(int a) { pair p = {a, a / 2.0}; return p; }
+static char *dup(const char *s) { return strdup(s); }
+*/
+import "C"
+
+import (
+	"fmt"
+	"sync"
+	"unsafe"
+)
+
+type holder struct {
+	p C.pair
+	n C.int
+}
+
+func work(i int, ch chan<- C.int) {
+	ch <- C.twice(C.int(i))
+}
+
+func main() {
+	var wg sync.WaitGroup
+	ch := make(chan C.int, 8)
+	for i := 0; i < 4; i++ {
+		wg.Add(1)
+		go func() { defer wg.Done(); work(i, ch) }()
+	}
+	var mu sync.Mutex
+	hs := make([]*holder, 0)
+	for i := 0; i < 3; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			h := &holder{p: C.mk(C.int(i)), n: C.int(i)}
+			buf := make([]C.int, 1<<16)
+			buf[0] = h.n
+			mu.Lock()
+			hs = append(hs, h)
+			mu.Unlock()
+		}(i)
+	}
+	wg.Wait()
+	close(ch)
+	sum := C.int(0)
+	for v := range ch {
+		sum += v
+	}
+	cs := C.CString("hello")
+	defer C.free(unsafe.Pointer(cs))
+	d := C.dup(cs)
+	s := C.GoString(d)
+	C.free(unsafe.Pointer(d))
+	var total C.int
+	for _, h := range hs {
+		total += h.n + C.int(h.p.a)
+	}
+	sel := make(chan C.pair, 1)
+	select {
+	case sel <- C.mk(5):
+	default:
+	}
+	p := <-sel
+	arr := [3]C.int{1, 2, 3}
+	ps := make([]C.pair, 2)
+	ps = append(ps, C.mk(7))
+	m := map[C.int]string{1: "a"}
+	m[C.int(2)] = s + "!"
+	fmt.Println(sum, s, total, p.a, len(ps), arr[1], len(m), C.sizeof_pair > 0)
+}
+`
+
+// TestCgoMain: a program whose main function is in a cgo file is
+// instrumented and measured (issue 27: it ran correctly, then spbuild
+// said "the program wrote no profile (killed before it could?)": cgo
+// files were left as they were, so no root ever began).
+func TestCgoMain(t *testing.T) {
+	if _, err := exec.LookPath("gcc"); err != nil {
+		t.Skip("no gcc")
+	}
+	dir := writeTree(t, map[string]string{"go.mod": "module example.com/c\n\ngo 1.22\n", "main.go": cgoMain})
+	before := treeHash(t, dir)
+	orig := filepath.Join(t.TempDir(), "orig")
+	goCmd(t, dir, "build", "-o", orig, ".")
+	want := runOut(t, dir, orig)
+	prof := filepath.Join(t.TempDir(), "p.json")
+	stdout, stderr, code := spbuild(t, dir, t.TempDir(), "run", "-p", "1,4", "-json", prof, ".")
+	if code != 0 || !strings.HasPrefix(stdout, want) {
+		t.Fatalf("exit %d, output %q, want it to start with %q\n%s", code, stdout, want, stderr)
+	}
+	if strings.Contains(stderr, "not instrumented") {
+		t.Errorf("stderr: %s", stderr)
+	}
+	p, err := profile.ReadFile(prof)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Roots) != 1 || p.Roots[0].Name != "main.main" {
+		t.Fatalf("roots %+v, want main.main", p.Roots)
+	}
+	// Three goroutines hold a buffer of 1<<16 C.ints each at p = 4.
+	var got int64
+	for _, pt := range p.Roots[0].MHWM {
+		if pt.P == 4 {
+			got = pt.Bytes
+		}
+	}
+	if got < 3*(1<<16)*4 {
+		t.Errorf("MHWM_4 = %d, want at least the three buffers' %d", got, 3*(1<<16)*4)
+	}
+	if treeHash(t, dir) != before {
+		t.Error("the tree changed")
+	}
+}
+
 // oldMain is a program for modules with old go lines (issue 22): a range
 // over a channel whose closures see one variable per loop before Go 1.22
 // (3 3 3), and goroutines over a WaitGroup.
