@@ -8,8 +8,10 @@
 // replaces each instrumented source, and a generated -modfile (a copy of
 // the user's go.mod with a require and a replace that add the runtime,
 // github.com/spgo/spgo/rtlib, extracted from the source embedded in the
-// spbuild binary). In a go.work workspace a generated workspace file
-// takes the place of the -modfile. The user's tree, go.mod, go.sum and
+// spbuild binary). In a go.work workspace (in one of its modules, or in
+// its directory outside them, where its modules' packages are named by
+// import path) a generated workspace file takes the place of the
+// -modfile. The user's tree, go.mod, go.sum and
 // go.work are only read: the go commands that list and analyse the
 // packages get a -modfile too (a private copy of go.mod), so that
 // -mod=mod, as a flag or in GOFLAGS, edits copies only.

@@ -11,18 +11,27 @@ import (
 
 // module is the user's main module (or workspace), as read.
 type module struct {
-	Path   string // module path
-	Root   string // directory of go.mod
-	GoMod  string // go.mod path
-	GoLine string // its go line ("1.16" if absent, as for the go command)
-	Vendor bool   // builds from vendor/ by default
-	Work   string // go.work path in workspace mode
+	Path   string   // module path ("" at a workspace's root, outside its modules)
+	Root   string   // directory of go.mod (of go.work at a workspace's root)
+	GoMod  string   // go.mod path ("" at a workspace's root)
+	GoLine string   // its go line ("1.16" if absent, as for the go command)
+	Vendor bool     // builds from vendor/ by default
+	Work   string   // go.work path in workspace mode
+	Uses   []string // in workspace mode, the directories of its modules
 }
 
-// readModule finds the main module of env's go command.
+// readModule finds the main module of env's go command: the module of
+// the current directory, in a workspace or not, or the workspace itself
+// in a directory of it outside its modules (where the go command builds
+// their packages by import path, as go run example.com/app does).
 func readModule(e *goEnv) (*module, error) {
+	work := e.GOWORK != "" && e.GOWORK != "off"
+	if (e.GOMOD == "" || e.GOMOD == os.DevNull) && work {
+		m := &module{Root: filepath.Dir(e.GOWORK), GoLine: "1.16", Work: e.GOWORK}
+		return m, m.readWork()
+	}
 	if e.GOMOD == "" || e.GOMOD == os.DevNull {
-		return nil, errors.New("not in a module: spbuild instruments the packages of a Go module (no go.mod here or in a parent directory; GO111MODULE=off is not supported)")
+		return nil, errors.New("not in a module: spbuild instruments the packages of a Go module (no go.mod here or in a parent directory, and no go.work; GO111MODULE=off is not supported)")
 	}
 	data, err := os.ReadFile(e.GOMOD)
 	if err != nil {
@@ -39,8 +48,11 @@ func readModule(e *goEnv) (*module, error) {
 	if f.Go != nil {
 		m.GoLine = f.Go.Version
 	}
-	if e.GOWORK != "" && e.GOWORK != "off" {
+	if work {
 		m.Work = e.GOWORK
+		if err := m.readWork(); err != nil {
+			return nil, err
+		}
 	} else if _, err := os.Stat(filepath.Join(m.Root, "vendor", "modules.txt")); err == nil {
 		m.Vendor = true
 	}
@@ -139,13 +151,9 @@ func addRuntime(f *modfile.File, root, rtDir string) error {
 // directories are absolute and which also uses the runtime module at
 // rtDir, with go.work.sum beside it; it returns the path, for GOWORK.
 func (m *module) genWorkFile(dir, rtDir string) (string, error) {
-	data, err := os.ReadFile(m.Work)
+	f, err := m.parseWork()
 	if err != nil {
-		return "", fmt.Errorf("read go.work: %w", err)
-	}
-	f, err := modfile.ParseWork(m.Work, data, nil)
-	if err != nil {
-		return "", fmt.Errorf("parse %s: %w", m.Work, err)
+		return "", err
 	}
 	wdir := filepath.Dir(m.Work)
 	for _, u := range f.Use {
@@ -179,16 +187,41 @@ func (m *module) genWorkFile(dir, rtDir string) (string, error) {
 	return workPath, nil
 }
 
-// workGoLine returns the go line of the workspace file (the runtime
-// module's go line must not exceed it).
-func (m *module) workGoLine() (string, error) {
+// readWork reads the workspace file's module directories into m.Uses.
+func (m *module) readWork() error {
+	f, err := m.parseWork()
+	if err != nil {
+		return err
+	}
+	for _, u := range f.Use {
+		dir := u.Path
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join(filepath.Dir(m.Work), dir)
+		}
+		m.Uses = append(m.Uses, dir)
+	}
+	return nil
+}
+
+// parseWork parses the workspace file.
+func (m *module) parseWork() (*modfile.WorkFile, error) {
 	data, err := os.ReadFile(m.Work)
 	if err != nil {
-		return "", fmt.Errorf("read go.work: %w", err)
+		return nil, fmt.Errorf("read go.work: %w", err)
 	}
 	f, err := modfile.ParseWork(m.Work, data, nil)
 	if err != nil {
-		return "", fmt.Errorf("parse %s: %w", m.Work, err)
+		return nil, fmt.Errorf("parse %s: %w", m.Work, err)
+	}
+	return f, nil
+}
+
+// workGoLine returns the go line of the workspace file (the runtime
+// module's go line must not exceed it).
+func (m *module) workGoLine() (string, error) {
+	f, err := m.parseWork()
+	if err != nil {
+		return "", err
 	}
 	if f.Go == nil {
 		return m.GoLine, nil

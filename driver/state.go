@@ -49,12 +49,16 @@ func sourcePaths(m *module, pkgs []listPkg) (files, dirs []string) {
 	return files, dirs
 }
 
-// files returns the module's go.mod, go.sum, go.work and go.work.sum
-// paths (those that apply, present or not).
+// files returns the paths of the module's go.mod and go.sum, or in a
+// workspace of go.work, go.work.sum and every module's go.mod and go.sum
+// (present or not).
 func (m *module) files() []string {
-	fs := []string{m.GoMod, filepath.Join(m.Root, "go.sum")}
-	if m.Work != "" {
-		fs = append(fs, m.Work, m.Work+".sum")
+	if m.Work == "" {
+		return []string{m.GoMod, filepath.Join(m.Root, "go.sum")}
+	}
+	fs := []string{m.Work, m.Work + ".sum"}
+	for _, u := range m.Uses {
+		fs = append(fs, filepath.Join(u, "go.mod"), filepath.Join(u, "go.sum"))
 	}
 	return fs
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -190,10 +191,18 @@ func main() {
 	fmt.Println(n)
 }
 `
+	workspace := map[string]string{
+		"go.work":     "go 1.22\n\nuse (\n\t./app\n\t./lib\n)\n",
+		"app/go.mod":  "module example.com/app\n\ngo 1.22\n",
+		"app/main.go": strings.Replace(strings.Replace(wgMain, "%s", "lib.Sq(i)", 1), "\"sync\"", "\"sync\"\n\n\t\"example.com/lib\"", 1),
+		"lib/go.mod":  "module example.com/lib\n\ngo 1.22\n",
+		"lib/lib.go":  "package lib\n\n// Sq squares.\nfunc Sq(i int) int { return i * i }\n",
+	}
 	tests := []struct {
 		name  string
 		files map[string]string
 		sub   string   // directory to run in
+		pkg   string   // the package to build ("" is ".")
 		flags []string // build flags for both builds
 		prep  []string // a go command to run first
 		skip  func() string
@@ -227,13 +236,10 @@ func main() {
 			"k_on.go":  "//go:build extra\n\npackage main\n\nconst k = 10\n",
 			"k_off.go": "//go:build !extra\n\npackage main\n\nconst k = 1\n",
 		}, flags: []string{"-tags=extra"}},
-		{name: "workspace", sub: "app", files: map[string]string{
-			"go.work":     "go 1.22\n\nuse (\n\t./app\n\t./lib\n)\n",
-			"app/go.mod":  "module example.com/app\n\ngo 1.22\n",
-			"app/main.go": strings.Replace(strings.Replace(wgMain, "%s", "lib.Sq(i)", 1), "\"sync\"", "\"sync\"\n\n\t\"example.com/lib\"", 1),
-			"lib/go.mod":  "module example.com/lib\n\ngo 1.22\n",
-			"lib/lib.go":  "package lib\n\n// Sq squares.\nfunc Sq(i int) int { return i * i }\n",
-		}},
+		{name: "workspace", sub: "app", files: workspace},
+		// At the workspace's root, outside its modules, as go run
+		// example.com/app works there (before: "not in a module").
+		{name: "workspace root", pkg: "example.com/app", files: workspace},
 		{name: "cgo", files: map[string]string{
 			"go.mod":  "module example.com/c\n\ngo 1.22\n",
 			"main.go": strings.Replace(wgMain, "%s", "twice(i)", 1),
@@ -258,10 +264,11 @@ func main() {
 				goCmd(t, dir, tt.prep...)
 			}
 			before := treeHash(t, root)
+			pkg := cmp.Or(tt.pkg, ".")
 			orig := filepath.Join(t.TempDir(), "orig")
-			goCmd(t, dir, append(append([]string{"build", "-o", orig}, tt.flags...), ".")...)
+			goCmd(t, dir, append(append([]string{"build", "-o", orig}, tt.flags...), pkg)...)
 			want := runOut(t, dir, orig)
-			stdout, stderr, code := spbuild(t, dir, t.TempDir(), append(append([]string{"run", "-q"}, tt.flags...), ".")...)
+			stdout, stderr, code := spbuild(t, dir, t.TempDir(), append(append([]string{"run", "-q"}, tt.flags...), pkg)...)
 			if code != 0 || stdout != want {
 				t.Errorf("exit %d, output %q, want %q\n%s", code, stdout, want, stderr)
 			}
