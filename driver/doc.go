@@ -11,7 +11,8 @@
 // spbuild binary). In a go.work workspace (in one of its modules, or in
 // its directory outside them, where its modules' packages are named by
 // import path) a generated workspace file takes the place of the
-// -modfile. The user's tree, go.mod, go.sum and
+// -modfile; so it does for a build from vendor/, with a vendor directory
+// of its own (vendor.go). The user's tree, go.mod, go.sum and
 // go.work are only read: the go commands that list and analyse the
 // packages get a -modfile too (a private copy of go.mod), so that
 // -mod=mod, as a flag or in GOFLAGS, edits copies only.

@@ -127,7 +127,11 @@ func (j *job) buildEntry(ctx context.Context, pkgs []listPkg, st sourceState, p 
 	if _, err := res.WriteOverlay(filepath.Join(tmp, "overlay")); err != nil {
 		return err
 	}
-	if err := relocateOverlay(filepath.Join(tmp, "overlay"), final); err != nil {
+	vendored := ""
+	if j.m.Vendor && j.m.injected() {
+		vendored = j.m.vendorDir()
+	}
+	if err := relocateOverlay(filepath.Join(tmp, "overlay"), final, vendored); err != nil {
 		return err
 	}
 	if err := writeModFiles(j.cache, tmp, j.m); err != nil {
@@ -198,8 +202,11 @@ func commitEntry(tmp, final string) (won bool, err error) {
 
 // relocateOverlay rewrites overlay.json in dir (written in a temporary
 // directory) so that its replacement paths point into the entry's final
-// directory.
-func relocateOverlay(dir, final string) error {
+// directory. A build from vendor/ reads the vendored packages through
+// the entry's own vendor directory (writeVendor): the instrumented files
+// under the user's vendor directory vendored ("" if none) are replaced
+// under the entry's too.
+func relocateOverlay(dir, final, vendored string) error {
 	file := filepath.Join(dir, "overlay.json")
 	data, err := os.ReadFile(file)
 	if err != nil {
@@ -210,7 +217,11 @@ func relocateOverlay(dir, final string) error {
 		return fmt.Errorf("overlay: %w", err)
 	}
 	for k, v := range ov.Replace {
-		ov.Replace[k] = filepath.Join(final, "overlay", filepath.Base(v))
+		repl := filepath.Join(final, "overlay", filepath.Base(v))
+		ov.Replace[k] = repl
+		if rel, err := filepath.Rel(vendored, k); vendored != "" && err == nil && filepath.IsLocal(rel) {
+			ov.Replace[filepath.Join(final, "vendor", rel)] = repl
+		}
 	}
 	out, err := json.MarshalIndent(ov, "", "\t")
 	if err != nil {
@@ -220,8 +231,9 @@ func relocateOverlay(dir, final string) error {
 }
 
 // writeModFiles writes into an entry's directory the files that select
-// the instrumented build: a go.mod that adds the runtime (or a go.work,
-// in a workspace), or for spgo's own module a copy of its go.mod.
+// the instrumented build: a go.mod that adds the runtime, or a go.work
+// in a workspace and for a build from vendor/ (with its vendor
+// directory), or for spgo's own module a copy of its go.mod.
 func writeModFiles(cache, dir string, m *module) error {
 	if !m.injected() {
 		if m.Work != "" {
@@ -241,9 +253,15 @@ func writeModFiles(cache, dir string, m *module) error {
 	if err != nil {
 		return err
 	}
-	if m.Work != "" {
+	switch {
+	case m.Vendor:
+		if _, err := m.genWorkFile(dir, rt); err != nil {
+			return err
+		}
+		return m.writeVendor(dir)
+	case m.Work != "":
 		_, err = m.genWorkFile(dir, rt)
-	} else {
+	default:
 		_, err = m.genModFile(dir, rt)
 	}
 	return err

@@ -15,7 +15,7 @@ type module struct {
 	Root   string   // directory of go.mod (of go.work at a workspace's root)
 	GoMod  string   // go.mod path ("" at a workspace's root)
 	GoLine string   // its go line ("1.16" if absent, as for the go command)
-	Vendor bool     // builds from vendor/ by default
+	Vendor bool     // the go command builds it from a vendor directory
 	Work   string   // go.work path in workspace mode
 	Uses   []string // in workspace mode, the directories of its modules
 }
@@ -24,11 +24,15 @@ type module struct {
 // the current directory, in a workspace or not, or the workspace itself
 // in a directory of it outside its modules (where the go command builds
 // their packages by import path, as go run example.com/app does).
-func readModule(e *goEnv) (*module, error) {
+// flags are the build flags, for -mod.
+func readModule(e *goEnv, flags []string) (*module, error) {
 	work := e.GOWORK != "" && e.GOWORK != "off"
 	if (e.GOMOD == "" || e.GOMOD == os.DevNull) && work {
 		m := &module{Root: filepath.Dir(e.GOWORK), GoLine: "1.16", Work: e.GOWORK}
-		return m, m.readWork()
+		if err := m.readWork(); err != nil {
+			return nil, err
+		}
+		return m, m.setVendor(e.GOFLAGS, flags, "")
 	}
 	if e.GOMOD == "" || e.GOMOD == os.DevNull {
 		return nil, errors.New("not in a module: spbuild instruments the packages of a Go module (no go.mod here or in a parent directory, and no go.work; GO111MODULE=off is not supported)")
@@ -45,18 +49,17 @@ func readModule(e *goEnv) (*module, error) {
 		return nil, fmt.Errorf("%s has no module line", e.GOMOD)
 	}
 	m := &module{Path: f.Module.Mod.Path, Root: filepath.Dir(e.GOMOD), GoMod: e.GOMOD, GoLine: "1.16"}
+	goLine := ""
 	if f.Go != nil {
-		m.GoLine = f.Go.Version
+		m.GoLine, goLine = f.Go.Version, f.Go.Version
 	}
 	if work {
 		m.Work = e.GOWORK
 		if err := m.readWork(); err != nil {
 			return nil, err
 		}
-	} else if _, err := os.Stat(filepath.Join(m.Root, "vendor", "modules.txt")); err == nil {
-		m.Vendor = true
 	}
-	return m, nil
+	return m, m.setVendor(e.GOFLAGS, flags, goLine)
 }
 
 // injected reports whether the runtime must be added to the build: not
@@ -147,15 +150,18 @@ func addRuntime(f *modfile.File, root, rtDir string) error {
 	return nil
 }
 
-// genWorkFile writes into dir a copy of the user's go.work whose
-// directories are absolute and which also uses the runtime module at
-// rtDir, with go.work.sum beside it; it returns the path, for GOWORK.
+// genWorkFile writes into dir the workspace file of the instrumented
+// build, with go.work.sum beside it, and returns its path, for GOWORK: a
+// copy of the user's go.work, or for a module built from vendor/ one
+// that uses the module (workFile), which also uses the runtime module at
+// rtDir. Its directories are absolute, but for a build from vendor/ its
+// replacements' are relative to dir as the vendor directory's
+// modules.txt has them (writeVendor).
 func (m *module) genWorkFile(dir, rtDir string) (string, error) {
-	f, err := m.parseWork()
+	f, wdir, err := m.workFile()
 	if err != nil {
 		return "", err
 	}
-	wdir := filepath.Dir(m.Work)
 	for _, u := range f.Use {
 		if !filepath.IsAbs(u.Path) {
 			if err := f.AddUse(filepath.Join(wdir, u.Path), u.ModulePath); err != nil {
@@ -168,7 +174,11 @@ func (m *module) genWorkFile(dir, rtDir string) (string, error) {
 	}
 	for _, r := range f.Replace {
 		if modfile.IsDirectoryPath(r.New.Path) && !filepath.IsAbs(r.New.Path) {
-			if err := f.AddReplace(r.Old.Path, r.Old.Version, filepath.Join(wdir, r.New.Path), ""); err != nil {
+			to := filepath.Join(wdir, r.New.Path)
+			if m.Vendor {
+				to = relDir(dir, to)
+			}
+			if err := f.AddReplace(r.Old.Path, r.Old.Version, to, ""); err != nil {
 				return "", fmt.Errorf("edit go.work: %w", err)
 			}
 		}
@@ -181,10 +191,51 @@ func (m *module) genWorkFile(dir, rtDir string) (string, error) {
 	if err := os.WriteFile(workPath, modfile.Format(f.Syntax), 0o644); err != nil {
 		return "", fmt.Errorf("write go.work: %w", err)
 	}
-	if err := copySum(m.Work+".sum", workPath+".sum"); err != nil {
+	sum := m.Work + ".sum"
+	if m.Work == "" {
+		sum = "" // a module's go.sum is read where it is
+	}
+	if err := copySum(sum, workPath+".sum"); err != nil {
 		return "", err
 	}
 	return workPath, nil
+}
+
+// workFile returns the user's workspace file and its directory, or for
+// a module (built from vendor/) a workspace file that uses it, with its
+// go, toolchain and godebug lines (which a workspace's module does not
+// apply), and its directory.
+func (m *module) workFile() (*modfile.WorkFile, string, error) {
+	if m.Work != "" {
+		f, err := m.parseWork()
+		return f, filepath.Dir(m.Work), err
+	}
+	data, err := os.ReadFile(m.GoMod)
+	if err != nil {
+		return nil, "", fmt.Errorf("read go.mod: %w", err)
+	}
+	mf, err := modfile.ParseLax(m.GoMod, data, nil)
+	if err != nil {
+		return nil, "", fmt.Errorf("parse %s: %w", m.GoMod, err)
+	}
+	f := &modfile.WorkFile{Syntax: &modfile.FileSyntax{}}
+	if err := f.AddGoStmt(m.GoLine); err != nil {
+		return nil, "", fmt.Errorf("workspace for %s: %w", m.GoMod, err)
+	}
+	if mf.Toolchain != nil {
+		if err := f.AddToolchainStmt(mf.Toolchain.Name); err != nil {
+			return nil, "", fmt.Errorf("workspace for %s: %w", m.GoMod, err)
+		}
+	}
+	for _, g := range mf.Godebug {
+		if err := f.AddGodebug(g.Key, g.Value); err != nil {
+			return nil, "", fmt.Errorf("workspace for %s: %w", m.GoMod, err)
+		}
+	}
+	if err := f.AddUse(m.Root, m.Path); err != nil {
+		return nil, "", fmt.Errorf("workspace for %s: %w", m.GoMod, err)
+	}
+	return f, m.Root, nil
 }
 
 // readWork reads the workspace file's module directories into m.Uses.
@@ -229,10 +280,14 @@ func (m *module) workGoLine() (string, error) {
 	return f.Go.Version, nil
 }
 
-// copySum copies a checksum file (go.sum, go.work.sum); a missing one is
-// copied as empty.
+// copySum copies a checksum file (go.sum, go.work.sum); a missing one
+// (or none, src "") is copied as empty.
 func copySum(src, dst string) error {
-	sum, err := os.ReadFile(src)
+	var sum []byte
+	var err error
+	if src != "" {
+		sum, err = os.ReadFile(src)
+	}
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("read %s: %w", src, err)
 	}

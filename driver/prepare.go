@@ -112,7 +112,7 @@ func Prepare(ctx context.Context, cfg Config, patterns ...string) (*Prepared, er
 	if strings.Contains(ge.GOFLAGS, "-modfile") {
 		return nil, fmt.Errorf("GOFLAGS sets -modfile (%s): spbuild generates its own; unset it", ge.GOFLAGS)
 	}
-	m, err := readModule(ge)
+	m, err := readModule(ge, cfg.BuildFlags)
 	if err != nil {
 		return nil, err
 	}
@@ -135,16 +135,15 @@ func Prepare(ctx context.Context, cfg Config, patterns ...string) (*Prepared, er
 	overlay := filepath.Join(p.Entry, "overlay", "overlay.json")
 	p.Flags = []string{"-overlay=" + overlay}
 	switch {
+	case m.Vendor && m.injected():
+		// From vendor/, through a generated workspace (vendor.go).
+		p.Env = setEnv(env, "GOWORK", filepath.Join(p.Entry, "go.work"))
+		p.Flags = append(p.Flags, "-mod=vendor")
+		logf(cfg.Log, "spbuild: building from %s through the workspace %s\n", m.vendorDir(), filepath.Join(p.Entry, "go.work"))
 	case m.Work == "":
 		p.Flags = append(p.Flags, "-modfile="+filepath.Join(p.Entry, "go.mod"))
 	case m.injected():
 		p.Env = setEnv(env, "GOWORK", filepath.Join(p.Entry, "go.work"))
-	}
-	if m.Vendor && m.injected() {
-		// vendor/modules.txt cannot be overlaid: build from the module
-		// cache, with the versions go.sum pins.
-		p.Flags = append(p.Flags, "-mod=readonly")
-		logf(cfg.Log, "spbuild: vendor/ is not used for the instrumented build; its modules come from the module cache (same versions)\n")
 	}
 	return p, nil
 }

@@ -50,15 +50,20 @@ func sourcePaths(m *module, pkgs []listPkg) (files, dirs []string) {
 }
 
 // files returns the paths of the module's go.mod and go.sum, or in a
-// workspace of go.work, go.work.sum and every module's go.mod and go.sum
-// (present or not).
+// workspace of go.work, go.work.sum and every module's go.mod and go.sum,
+// and of vendor/modules.txt when building from vendor/ (present or not).
 func (m *module) files() []string {
+	var fs []string
 	if m.Work == "" {
-		return []string{m.GoMod, filepath.Join(m.Root, "go.sum")}
+		fs = []string{m.GoMod, filepath.Join(m.Root, "go.sum")}
+	} else {
+		fs = []string{m.Work, m.Work + ".sum"}
+		for _, u := range m.Uses {
+			fs = append(fs, filepath.Join(u, "go.mod"), filepath.Join(u, "go.sum"))
+		}
 	}
-	fs := []string{m.Work, m.Work + ".sum"}
-	for _, u := range m.Uses {
-		fs = append(fs, filepath.Join(u, "go.mod"), filepath.Join(u, "go.sum"))
+	if m.Vendor {
+		fs = append(fs, filepath.Join(m.vendorDir(), "modules.txt"))
 	}
 	return fs
 }

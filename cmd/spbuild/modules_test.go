@@ -170,8 +170,9 @@ func TestFail(t *testing.T) { t.Fatal("expected failure") }
 const xsyncSum = "golang.org/x/sync v0.22.0 h1:SZjpbeLmrCk4xhRSZFNZW5gFUeCeFgjekvI/+gfScek=\n" +
 	"golang.org/x/sync v0.22.0/go.mod h1:9xrNwdLfx4jkKbNva9FpL6vEN7evnE43NNNJQ2LF3+0=\n"
 
-// TestModuleShapes: build tags, workspaces, vendor directories and cgo
-// packages build instrumented and print what the originals print.
+// TestModuleShapes: build tags, workspaces and cgo packages build
+// instrumented and print what the originals print (vendor directories:
+// TestVendor).
 func TestModuleShapes(t *testing.T) {
 	const wgMain = `package main
 
@@ -204,30 +205,8 @@ func main() {
 		sub   string   // directory to run in
 		pkg   string   // the package to build ("" is ".")
 		flags []string // build flags for both builds
-		prep  []string // a go command to run first
 		skip  func() string
 	}{
-		{name: "vendor", prep: []string{"mod", "vendor"}, files: map[string]string{
-			"go.mod": "module example.com/v\n\ngo 1.25.0\n\nrequire golang.org/x/sync v0.22.0\n",
-			"go.sum": xsyncSum,
-			"main.go": `package main
-
-import (
-	"fmt"
-
-	"golang.org/x/sync/errgroup"
-)
-
-func main() {
-	var g errgroup.Group
-	n := make([]int, 3)
-	for i := range n {
-		g.Go(func() error { n[i] = i + 1; return nil })
-	}
-	fmt.Println(n, g.Wait())
-}
-`,
-		}},
 		{name: "go 1.16", files: map[string]string{"go.mod": "module example.com/old\n\ngo 1.16\n", "main.go": oldMain}},
 		{name: "no go line", files: map[string]string{"go.mod": "module example.com/old\n", "main.go": oldMain}},
 		{name: "tags", files: map[string]string{
@@ -260,9 +239,6 @@ func main() {
 			}
 			root := writeTree(t, tt.files)
 			dir := filepath.Join(root, tt.sub)
-			if tt.prep != nil {
-				goCmd(t, dir, tt.prep...)
-			}
 			before := treeHash(t, root)
 			pkg := cmp.Or(tt.pkg, ".")
 			orig := filepath.Join(t.TempDir(), "orig")
