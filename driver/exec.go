@@ -18,24 +18,13 @@ import (
 )
 
 // Build runs `go build` on pkg with the instrumented packages, writing
-// the binary to out. The go command's messages go to stderr.
+// the binary to out. The go command's messages go to stderr, positions
+// mapped to the user's files; a failure is a *BuildError.
 func (p *Prepared) Build(ctx context.Context, cfg Config, out, pkg string, stderr io.Writer) error {
 	args := append([]string{"build"}, p.Flags...)
 	args = append(args, cfg.BuildFlags...)
 	args = append(args, "-o", out, "--", pkg)
-	return p.goRun(ctx, cfg, args, nil, stderr)
-}
-
-// goRun runs the go command in cfg.Dir with p's environment.
-func (p *Prepared) goRun(ctx context.Context, cfg Config, args []string, stdout, stderr io.Writer) error {
-	cmd := exec.CommandContext(ctx, "go", args...)
-	cmd.Dir = cfg.Dir
-	cmd.Env = p.Env
-	cmd.Stdout, cmd.Stderr = stdout, stderr
-	if err := cmd.Run(); err != nil {
-		return &GoError{Args: args, Err: err}
-	}
-	return nil
+	return p.build(ctx, cfg, args, pkg, stderr)
 }
 
 // Program is how to run an instrumented program.
@@ -175,8 +164,10 @@ func (p *Prepared) Test(ctx context.Context, cfg Config, pkgs, testArgs []string
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = cfg.Dir
 	cmd.Env = setEnv(p.Env, execProfilesVar, profDir)
-	cmd.Stdout, cmd.Stderr = stdout, stderr
+	mapped := p.positionWriter(stderr, cfg.Dir)
+	cmd.Stdout, cmd.Stderr = stdout, mapped
 	e, err := runChild(cmd)
+	mapped.Flush()
 	return e.Code, err
 }
 

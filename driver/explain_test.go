@@ -64,3 +64,21 @@ func TestCheckMain(t *testing.T) {
 		t.Errorf("a main package: %v", err)
 	}
 }
+
+// TestAlignLines: the lines of an instrumented copy's header map to the
+// user's lines with the same text; lines the rewriter added map to the
+// user line that follows them.
+func TestAlignLines(t *testing.T) {
+	user := strings.Split("package main\n\nimport (\n\t\"fmt\"\n\t\"os\"\n)\n\nvar x = 1\n", "\n")
+	copy := strings.Split("//go:build go1.21\n\npackage main\n\nimport (\n\t\"fmt\"\n\t\"os\"\n\tspgo_rt \"github.com/spgo/spgo/rtlib\"\n)\n\nvar x = 1\n", "\n")
+	got := alignLines(copy, user)
+	want := []int{1, 1, 1, 2, 3, 4, 5, 6, 6, 7, 8, 9}
+	if len(got) != len(want) {
+		t.Fatalf("alignLines = %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("copy line %d (%q) → %d, want %d", i+1, copy[i], got[i], want[i])
+		}
+	}
+}

@@ -61,6 +61,8 @@ type Prepared struct {
 	// Targets are the packages the patterns matched (not their
 	// dependencies), in the go command's order.
 	Targets []Target
+
+	mod *module // the main module, for builds without spbuild
 }
 
 // Target is a package the patterns given to Prepare matched.
@@ -127,7 +129,7 @@ func Prepare(ctx context.Context, cfg Config, patterns ...string) (*Prepared, er
 		return nil, err
 	}
 	defer cleanup()
-	p := &Prepared{Module: m.Path, Root: m.Root, Env: env}
+	p := &Prepared{Module: m.Path, Root: m.Root, Env: env, mod: m}
 	j := &job{cfg: cfg, lcfg: lcfg, env: env, dir: dir, cache: cache, ge: ge, m: m, patterns: patterns}
 	if err := j.entry(ctx, p); err != nil {
 		return nil, err

@@ -204,7 +204,7 @@ func withDirectives(name, text string, anchors map[int][]anchor) string {
 		if lineFile != file || lineNo != k+1+offset {
 			file, offset = lineFile, lineNo-(k+1) // the next line follows the last directive
 		}
-		if f, l, ok := lineDirective(line); ok {
+		if f, l, ok := ParseLineDirective(line); ok {
 			file, offset = f, l-(k+2)
 		}
 	}
@@ -335,8 +335,9 @@ func stmtOrDecl(n ast.Node) bool {
 	return false
 }
 
-// lineDirective parses a //line comment at the start of text.
-func lineDirective(text string) (string, int, bool) {
+// ParseLineDirective parses a //line comment at the start of text: the
+// file and line it gives the line that follows.
+func ParseLineDirective(text string) (file string, line int, ok bool) {
 	rest, ok := strings.CutPrefix(text, "//line ")
 	if !ok {
 		return "", 0, false

@@ -16,6 +16,7 @@ import (
 	"github.com/spgo/spgo/driver"
 	"github.com/spgo/spgo/report"
 	"github.com/spgo/spgo/rewrite"
+	"github.com/spgo/spgo/rewrite/escape"
 	"github.com/spgo/spgo/rtlib/profile"
 )
 
@@ -154,14 +155,24 @@ func warnings(ws []rewrite.Warning, verbose bool) {
 // fail prints err without a stack trace.
 func fail(err error) {
 	var le *rewrite.LoadError
+	var ee *escape.BuildError
 	var ge *driver.GoError
 	switch {
 	case errors.As(err, &le):
-		fmt.Fprintln(os.Stderr, "spbuild: the packages do not build:")
+		fmt.Fprintln(os.Stderr, "spbuild: the packages do not build (fix the errors below):")
 		for _, m := range le.Errors {
-			if strings.HasPrefix(m, "-: # ") && len(le.Errors) > 1 {
-				continue // the go command's copy of the type checker's messages
+			if strings.HasPrefix(m, "-: # ") {
+				if len(le.Errors) > 1 {
+					continue // the go command's copy of the type checker's messages
+				}
+				m = strings.TrimPrefix(m, "-: ") // the go command's only: its own lines
 			}
+			fmt.Fprintln(os.Stderr, "\t"+strings.ReplaceAll(m, "\n", "\n\t"))
+		}
+	case errors.As(err, &ee):
+		// Compiling the original packages for the escape analysis failed.
+		fmt.Fprintln(os.Stderr, "spbuild: the packages do not build, without spbuild either (fix the errors below):")
+		for _, m := range ee.Problems {
 			fmt.Fprintln(os.Stderr, "\t"+m)
 		}
 	case errors.As(err, &ge) && ge.Stderr == "":

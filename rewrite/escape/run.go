@@ -253,7 +253,7 @@ func (g *goTool) analyse(ctx context.Context, mode string, pkgs []string) (*anal
 		return nil, err
 	}
 	if runErr != nil {
-		return nil, fmt.Errorf("go %s: %w%s", mode, runErr, quote(out.problems))
+		return nil, &BuildError{Mode: mode, Err: runErr, Problems: out.problems}
 	}
 	found, err := readLogs(logDir)
 	if err != nil {
@@ -267,6 +267,21 @@ func (g *goTool) analyse(ctx context.Context, mode string, pkgs []string) (*anal
 }
 
 // quote formats the first lines of a failed build's output.
+// BuildError is a compilation of the original packages that failed:
+// they do not build, instrumented or not.
+type BuildError struct {
+	Mode     string   // "build" or "test"
+	Err      error    // the go command's
+	Problems []string // its messages (compile or link errors), with their "# pkg" headers
+}
+
+// Error quotes the first maxProblemLines messages.
+func (e *BuildError) Error() string {
+	return fmt.Sprintf("go %s: %v%s", e.Mode, e.Err, quote(e.Problems))
+}
+
+func (e *BuildError) Unwrap() error { return e.Err }
+
 func quote(lines []string) string {
 	if len(lines) == 0 {
 		return ""
