@@ -49,9 +49,7 @@ func (e *BuildError) Unwrap() error { return e.Err }
 // returns a *BuildError, after building pkg without spbuild to tell the
 // user's errors from spbuild's.
 func (p *Prepared) build(ctx context.Context, cfg Config, args []string, pkg string, stderr io.Writer) error {
-	cmd := exec.CommandContext(ctx, "go", args...)
-	cmd.Dir = cfg.Dir
-	cmd.Env = p.Env
+	cmd := goCommand(ctx, cfg.Dir, p.Env, args...)
 	var buf bytes.Buffer
 	cmd.Stderr = &buf
 	err := cmd.Run()
@@ -80,9 +78,7 @@ func (p *Prepared) originalFailure(ctx context.Context, cfg Config, pkg string) 
 	defer cleanup()
 	args := append([]string{"build"}, lcfg.BuildFlags...)
 	args = append(args, "-o", os.DevNull, "--", pkg)
-	cmd := exec.CommandContext(ctx, "go", args...)
-	cmd.Dir = cfg.Dir
-	cmd.Env = environ(cfg.Env)
+	cmd := goCommand(ctx, cfg.Dir, environ(cfg.Env), args...)
 	var buf bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &buf, &buf
 	if err := cmd.Run(); err == nil {

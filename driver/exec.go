@@ -85,19 +85,24 @@ func (p *Prepared) Run(ctx context.Context, cfg Config, pkg string, prog Program
 		watch = newLossWatcher(prog.Stderr, prog.Profile)
 		cmd.Stderr = watch
 	}
-	e, err := runChild(cmd)
+	e, err := runChild(cmd, cfg.Child)
 	if watch != nil {
 		e.ProfileErr = watch.reason()
 	}
 	return e, err
 }
 
-// runChild runs cmd to its end with interrupts ignored here, and says
-// how it ended.
-func runChild(cmd *exec.Cmd) (Exit, error) {
+// runChild runs cmd to its end with interrupts ignored here (SIGTERM is
+// passed on), and says how it ended. child, if not nil, is told when cmd
+// runs (Config.Child).
+func runChild(cmd *exec.Cmd, child func(bool)) (Exit, error) {
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sig)
+	if child != nil {
+		child(true)
+		defer child(false)
+	}
 	if err := cmd.Start(); err != nil {
 		return Exit{}, fmt.Errorf("start %s: %w", cmd.Path, err)
 	}
@@ -161,12 +166,10 @@ func (p *Prepared) Test(ctx context.Context, cfg Config, pkgs, testArgs []string
 	args = append(args, cfg.BuildFlags...)
 	args = append(args, pkgs...)
 	args = append(args, testArgs...)
-	cmd := exec.CommandContext(ctx, "go", args...)
-	cmd.Dir = cfg.Dir
-	cmd.Env = setEnv(p.Env, execProfilesVar, profDir)
+	cmd := goCommand(ctx, cfg.Dir, setEnv(p.Env, execProfilesVar, profDir), args...)
 	mapped := p.positionWriter(stderr, cfg.Dir)
 	cmd.Stdout, cmd.Stderr = stdout, mapped
-	e, err := runChild(cmd)
+	e, err := runChild(cmd, cfg.Child)
 	mapped.Flush()
 	return e.Code, err
 }
@@ -227,7 +230,7 @@ func execTest(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Env = append(withoutEnv(os.Environ(), execProfilesVar), "SPGO_PROFILE="+prof)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, stdout, watch
-	e, err := runChild(cmd)
+	e, err := runChild(cmd, nil)
 	if err != nil {
 		return 2, err
 	}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"time"
 )
 
 // MinGo is the oldest Go toolchain spbuild works with (rtlib uses the
@@ -55,11 +56,25 @@ func (e *GoError) Error() string {
 
 func (e *GoError) Unwrap() error { return e.Err }
 
-// goOutput runs the go command and returns its standard output.
-func goOutput(ctx context.Context, dir string, env []string, args ...string) ([]byte, error) {
+// goCommand returns the go command with args, to run in dir with env.
+// When ctx is cancelled (spbuild interrupted), the command is
+// interrupted, so that it removes its work directory, and killed only if
+// it has not ended within goWaitDelay.
+func goCommand(ctx context.Context, dir string, env []string, args ...string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = dir
 	cmd.Env = env
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	cmd.WaitDelay = goWaitDelay
+	return cmd
+}
+
+// goWaitDelay is how long an interrupted go command has to end.
+const goWaitDelay = 5 * time.Second
+
+// goOutput runs the go command and returns its standard output.
+func goOutput(ctx context.Context, dir string, env []string, args ...string) ([]byte, error) {
+	cmd := goCommand(ctx, dir, env, args...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {

@@ -36,6 +36,11 @@ type Config struct {
 	CacheDir string
 	// Log receives notes (cache hits, vendor mode); nil discards them.
 	Log io.Writer
+	// Child, if set, is called with true before a child program (the
+	// instrumented program, or go test) starts and with false once it
+	// has ended: while it runs, SIGINT and SIGTERM are the child's (a
+	// terminal sends SIGINT to it too; Run and Test pass SIGTERM on).
+	Child func(running bool)
 }
 
 // Prepared is an instrumented build, ready for the go command.

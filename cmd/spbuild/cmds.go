@@ -2,7 +2,6 @@ package main
 
 import (
 	"cmp"
-	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -19,8 +18,8 @@ import (
 	"github.com/spgo/spgo/rtlib/profile"
 )
 
-func cmdBuild(args, userEnv []string) int {
-	c := newCommon("build", userEnv, "build [-o file] [build flags] [package]")
+func cmdBuild(args []string, se session) int {
+	c := newCommon("build", se, "build [-o file] [build flags] [package]")
 	out := c.fs.String("o", "", "output file (default: the package's name in the current directory)")
 	pos, rest, err := c.parse(args)
 	if err != nil {
@@ -43,24 +42,24 @@ func cmdBuild(args, userEnv []string) int {
 	} else if o == "" {
 		abs, err := filepath.Abs(filepath.Join(cfg.Dir, pkg))
 		if err != nil {
-			fail(err)
+			c.fail(err)
 			return 1
 		}
 		o = filepath.Base(abs)
 	}
 	if o, err = filepath.Abs(o); err != nil {
-		fail(err)
+		c.fail(err)
 		return 1
 	}
-	if err := p.Build(context.Background(), cfg, o, pkg, os.Stderr); err != nil {
-		fail(err)
+	if err := p.Build(c.ctx, cfg, o, pkg, os.Stderr); err != nil {
+		c.fail(err)
 		return 1
 	}
 	return 0
 }
 
-func cmdRun(args, userEnv []string) int {
-	c := newCommon("run", userEnv, "run [-pmax n | -p list] [-threshold M] [-simulate] [-json f] [-html f] [-pprof f] [-dot f] [-q] [build flags] [package] [-- program args]")
+func cmdRun(args []string, se session) int {
+	c := newCommon("run", se, "run [-pmax n | -p list] [-threshold M] [-simulate] [-json f] [-html f] [-pprof f] [-dot f] [-q] [build flags] [package] [-- program args]")
 	var pf pflags
 	pf.register(c.fs)
 	var sf simFlags
@@ -104,7 +103,7 @@ func cmdRun(args, userEnv []string) int {
 	}
 	tmp, err := os.MkdirTemp("", "spbuild-prof-*")
 	if err != nil {
-		fail(err)
+		c.fail(err)
 		return 1
 	}
 	defer os.RemoveAll(tmp)
@@ -113,17 +112,17 @@ func cmdRun(args, userEnv []string) int {
 	tracePath := cmp.Or(sf.trace, filepath.Join(tmp, "spgo.trace"))
 	if sf.on {
 		if tracePath, err = filepath.Abs(tracePath); err != nil {
-			fail(err)
+			c.fail(err)
 			return 1
 		}
 		env = append(env, "SPGO_TRACE="+tracePath)
 	}
-	exit, err := p.Run(context.Background(), cfg, pkg, driver.Program{
+	exit, err := p.Run(c.ctx, cfg, pkg, driver.Program{
 		Args: progArgs, Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
 		Env: env, BuildStderr: os.Stderr, Dir: ".", Profile: profPath,
 	})
 	if err != nil {
-		fail(err)
+		c.fail(err)
 		return 1
 	}
 	code := exit.Code
@@ -143,20 +142,20 @@ func cmdRun(args, userEnv []string) int {
 		}
 	}
 	if err := pf.write(prof, "spbuild run "+strings.Join(args, " ")); err != nil {
-		fail(err)
+		c.fail(err)
 		return max(code, 1)
 	}
 	if !*quiet {
 		if err := report.Text(os.Stdout, prof, report.Options{Ps: ps, Lines: pf.lines}); err != nil {
-			fail(err)
+			c.fail(err)
 			return max(code, 1)
 		}
 	}
 	return code
 }
 
-func cmdTest(args, userEnv []string) int {
-	c := newCommon("test", userEnv, "test [-pmax n | -p list] [-json f] [-html f] [-pprof f] [-run regexp] [build flags] [packages] [-- go test flags]")
+func cmdTest(args []string, se session) int {
+	c := newCommon("test", se, "test [-pmax n | -p list] [-json f] [-html f] [-pprof f] [-run regexp] [build flags] [packages] [-- go test flags]")
 	var pf pflags
 	pf.register(c.fs)
 	runRe := c.fs.String("run", "", "run only the tests matching this regexp (go test -run)")
@@ -186,14 +185,14 @@ func cmdTest(args, userEnv []string) int {
 	}
 	tmp, err := os.MkdirTemp("", "spbuild-prof-*")
 	if err != nil {
-		fail(err)
+		c.fail(err)
 		return 1
 	}
 	defer os.RemoveAll(tmp)
 	p.Env = append(p.Env, "SPGO_PMAX="+strconv.Itoa(pmax), "SPGO_SOURCE_ROOT="+p.Root)
-	code, err := p.Test(context.Background(), cfg, pkgs, testArgs, tmp, os.Stdout, os.Stderr)
+	code, err := p.Test(c.ctx, cfg, pkgs, testArgs, tmp, os.Stdout, os.Stderr)
 	if err != nil {
-		fail(err)
+		c.fail(err)
 		return 1
 	}
 	merged, per := collect(p, tmp, pmax)
@@ -202,13 +201,13 @@ func cmdTest(args, userEnv []string) int {
 			fmt.Fprintln(os.Stderr, "spbuild test: no test wrote a profile; -json, -html and -pprof not written")
 		}
 	} else if err := pf.write(merged, "spbuild test "+strings.Join(args, " ")); err != nil {
-		fail(err)
+		c.fail(err)
 		return max(code, 1)
 	}
 	if !*quiet {
 		for _, pp := range per {
 			if err := report.Tests(os.Stdout, pp.path, pp.prof, report.Options{Ps: ps}); err != nil {
-				fail(err)
+				c.fail(err)
 				return max(code, 1)
 			}
 		}

@@ -31,7 +31,14 @@ type common struct {
 	mod        string
 	instrument multi
 	verbose    bool
-	env        []string // the go command's and the program's environment
+	session
+}
+
+// session is what every command of one spbuild run shares.
+type session struct {
+	ctx   context.Context // cancelled when spbuild is interrupted
+	env   []string        // the go command's and the program's environment
+	child func(bool)      // driver.Config.Child
 }
 
 type multi []string
@@ -39,8 +46,8 @@ type multi []string
 func (m *multi) String() string     { return strings.Join(*m, ",") }
 func (m *multi) Set(s string) error { *m = append(*m, s); return nil }
 
-func newCommon(name string, env []string, synopsis string) *common {
-	c := &common{fs: flag.NewFlagSet("spbuild "+name, flag.ContinueOnError), env: env}
+func newCommon(name string, se session, synopsis string) *common {
+	c := &common{fs: flag.NewFlagSet("spbuild "+name, flag.ContinueOnError), session: se}
 	c.fs.StringVar(&c.tags, "tags", "", "comma-separated build tags")
 	c.fs.BoolVar(&c.race, "race", false, "build with the race detector")
 	c.fs.BoolVar(&c.trimpath, "trimpath", false, "passed to the go command")
@@ -106,7 +113,7 @@ func (c *common) config(tests bool) driver.Config {
 	if c.mod != "" {
 		bf = append(bf, "-mod="+c.mod)
 	}
-	cfg := driver.Config{Tests: tests, BuildFlags: bf, Instrument: c.instrument, Env: c.env}
+	cfg := driver.Config{Tests: tests, BuildFlags: bf, Instrument: c.instrument, Env: c.env, Child: c.child}
 	if c.verbose {
 		cfg.Log = os.Stderr
 	}
@@ -116,9 +123,9 @@ func (c *common) config(tests bool) driver.Config {
 // prepare instruments, printing warnings; it reports errors itself and
 // returns nil then.
 func (c *common) prepare(cfg driver.Config, patterns []string) *driver.Prepared {
-	p, err := driver.Prepare(context.Background(), cfg, patterns...)
+	p, err := driver.Prepare(c.ctx, cfg, patterns...)
 	if err != nil {
-		fail(err)
+		c.fail(err)
 		return nil
 	}
 	warnings(p.Warnings, c.verbose)
@@ -149,6 +156,14 @@ func warnings(ws []rewrite.Warning, verbose bool) {
 		} else {
 			fmt.Fprintf(os.Stderr, "spbuild: %s (and %d more like it; -v lists them)\n", first[k], counts[k]-1)
 		}
+	}
+}
+
+// fail prints err, unless spbuild was interrupted (the go command or
+// the program it ran failed for that: the interruption is the news).
+func (c *common) fail(err error) {
+	if c.ctx.Err() == nil {
+		fail(err)
 	}
 }
 

@@ -19,7 +19,10 @@
 // generated go.mod live in spbuild's cache ($SPGO_CACHE, default spgo in
 // the user cache directory). spbuild's temporary files live in one
 // directory per run in TMPDIR (spbuild-tmp-*), removed at the end of the
-// run; the next spbuild removes one that a killed spbuild left.
+// run, or when SIGINT or SIGTERM interrupts spbuild (outside the program
+// or go test, which get those signals themselves: the exit status is then
+// 128+n for signal n); the next spbuild removes one that a killed
+// spbuild left.
 //
 // Build flags: -tags, -race, -gcflags, -ldflags, -trimpath, -mod, and
 // -instrument patterns (packages outside the main module to instrument).
@@ -39,16 +42,18 @@ func main() {
 	// The go command and the program get the user's environment (and
 	// TMPDIR); spbuild's own temporary files go to a scratch directory.
 	env := os.Environ()
+	cleanup := func() {}
 	s, err := newScratch()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "spbuild:", err)
 	} else {
 		os.Setenv("TMPDIR", s.dir)
+		cleanup = s.remove
 	}
-	code := run(os.Args[1:], env)
-	if s != nil {
-		s.remove()
-	}
+	in, ctx := handleInterrupts(cleanup)
+	code := run(os.Args[1:], session{ctx: ctx, env: env, child: in.running})
+	code = in.status(code)
+	cleanup()
 	os.Exit(code)
 }
 
@@ -59,20 +64,20 @@ const usage = `usage:
 Run 'spbuild <command> -h' for the flags of a command.
 `
 
-// run is the whole command; env is the environment of the go command
-// and of the program. It returns the exit status.
-func run(args, env []string) int {
+// run is the whole command, in the session se. It returns the exit
+// status.
+func run(args []string, se session) int {
 	if len(args) == 0 {
 		fmt.Fprint(os.Stderr, usage)
 		return 2
 	}
 	switch args[0] {
 	case "build":
-		return cmdBuild(args[1:], env)
+		return cmdBuild(args[1:], se)
 	case "run":
-		return cmdRun(args[1:], env)
+		return cmdRun(args[1:], se)
 	case "test":
-		return cmdTest(args[1:], env)
+		return cmdTest(args[1:], se)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(os.Stdout, usage)
 		return 0

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 )
 
@@ -26,8 +27,9 @@ const unlockedAge = 10 * time.Minute
 // left in TMPDIR: it is removed at the end of the run, and a run killed
 // before then leaves it locked by no one, for the next spbuild to remove.
 type scratch struct {
-	dir  string
-	lock *os.File
+	dir    string
+	lock   *os.File
+	remove func() // removes the directory and drops the lock; once
 }
 
 // newScratch removes the scratch directories of dead spbuilds from the
@@ -40,6 +42,7 @@ func newScratch() (*scratch, error) {
 		return nil, fmt.Errorf("temporary directory: %w", err)
 	}
 	s := &scratch{dir: dir}
+	s.remove = sync.OnceFunc(s.removeNow)
 	// Lock a file under another name, then rename it: another spbuild
 	// never finds the lock file unlocked while this one lives.
 	tmp := filepath.Join(dir, lockName+".new")
@@ -60,8 +63,8 @@ func newScratch() (*scratch, error) {
 	return s, nil
 }
 
-// remove removes the directory and drops the lock.
-func (s *scratch) remove() {
+// removeNow removes the directory and drops the lock.
+func (s *scratch) removeNow() {
 	os.RemoveAll(s.dir)
 	if s.lock != nil {
 		s.lock.Close()

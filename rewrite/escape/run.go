@@ -218,6 +218,9 @@ func (g *goTool) command(ctx context.Context, args []string, stdout, stderr io.W
 	cmd.Dir = g.dir
 	cmd.Env = append(cmd.Environ(), g.env...) // Environ sets PWD to Dir
 	cmd.Stdout, cmd.Stderr = stdout, stderr
+	// Cancelled (spbuild interrupted): interrupt it, so that it removes
+	// its work directory, and kill it only if it has not ended soon.
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
 	cmd.WaitDelay = 5 * time.Second
 	return cmd
 }
