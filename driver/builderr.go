@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -57,6 +58,9 @@ func (p *Prepared) build(ctx context.Context, cfg Config, args []string, pkg str
 	if err == nil {
 		io.WriteString(stderr, msgs)
 		return nil
+	}
+	if ctx.Err() != nil {
+		return fmt.Errorf("go build: %w", ctx.Err()) // interrupted: nothing to tell
 	}
 	if _, ok := err.(*exec.ExitError); !ok {
 		return &GoError{Args: args, Stderr: msgs, Err: err}

@@ -248,7 +248,7 @@ func entryKey(ge *goEnv, m *module, cfg Config, patterns []string, pkgs []listPk
 		return "", err
 	}
 	field(exe)
-	for _, v := range []string{ge.GOVERSION, ge.GOOS, ge.GOARCH, ge.GOFLAGS, ge.CGO_ENABLED, ge.GOEXPERIMENT, m.Root, m.Work, fmt.Sprint(cfg.Tests)} {
+	for _, v := range []string{ge.GOVERSION, ge.GOOS, ge.GOARCH, ge.GOFLAGS, ge.CGO_ENABLED, ge.GOEXPERIMENT, m.Root, m.Work, fmt.Sprint(cfg.Tests), fmt.Sprint(m.Vendor)} {
 		field(v)
 	}
 	for _, list := range [][]string{cfg.BuildFlags, cfg.Instrument, patterns} {
