@@ -59,9 +59,11 @@ type Census struct {
 // example.
 type Root struct {
 	Name string `json:"name"`
-	// Exact is false when a figure of this root is an upper bound rather
-	// than the value: non-series-parallel synchronisation, an
-	// approximation, a delayed join. Reasons says which.
+	// Exact is false when a figure of this root may be off by more than
+	// 3 % + 256 KiB: non-series-parallel synchronisation, an
+	// approximation, a delayed join (upper bounds), or accounting whose
+	// interval (Point.Low … Point.High) is wider than that. Reasons says
+	// which.
 	Exact   bool     `json:"exact"`
 	Reasons []string `json:"reasons,omitempty"`
 	// MHWM is MHWM_p for p = 1 … PMax, in order.
