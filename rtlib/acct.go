@@ -184,7 +184,7 @@ func holderDnode() *dnode {
 
 // allocp charges n bytes at site, the object at p (nil if not known).
 func allocp(site Site, n int64, p unsafe.Pointer) {
-	hb.Store(int32(site))
+	held()
 	mem.fresh = nil
 	d := holderDnode()
 	if d == nil || d.detached {
@@ -194,6 +194,7 @@ func allocp(site Site, n int64, p unsafe.Pointer) {
 			hook(n, large)
 			mem.orphan += n
 		}
+		hb.Store(int32(site)) // last: see beat
 		return
 	}
 	large := n > maxSmall
@@ -218,6 +219,7 @@ func allocp(site Site, n int64, p unsafe.Pointer) {
 	} else {
 		d.pool(site, n)
 	}
+	hb.Store(int32(site)) // last: see beat
 }
 
 // At tells rtlib that the running task is about to call uninstrumented
@@ -234,7 +236,7 @@ func allocp(site Site, n int64, p unsafe.Pointer) {
 // hooks do, and nothing is marked when no root is open or there is no
 // holder.
 func At(site Site) {
-	hb.Store(int32(site))
+	held()
 	mem.fresh = nil
 	if d := holderDnode(); d != nil {
 		if prev := d.extSite; prev != 0 && prev != site && watched(prev) {
@@ -252,6 +254,7 @@ func At(site Site) {
 		}
 		d.extSite, d.smallSite = site, site
 	}
+	hb.Store(int32(site)) // last: see beat
 }
 
 // Large objects that uninstrumented code allocates are counted by
@@ -291,6 +294,7 @@ func watchRead(site Site, charged int64) {
 	case *w < watchQuiet:
 		*w++
 	}
+	hb.Store(int32(site)) // last: see beat
 }
 
 // pool adds n untracked bytes at site to d's current chunk.

@@ -37,16 +37,16 @@ func otherDir(d byte) byte {
 
 // Send is ch <- v.
 func Send[T any](site Site, ch chan<- T, v T) {
-	beat(site)
 	t := self()
 	commOp(site, "channel communication")
 	select {
 	case ch <- v:
 		chanDone(chanPtr(ch), cap(ch), 's')
-		return
 	default:
+		beat(site) // a warning about a blocking operation names it
+		sendSlow(t, ch, v)
 	}
-	sendSlow(t, ch, v)
+	beat(site) // last: see beat
 }
 
 func sendSlow[T any](t *Task, ch chan<- T, v T) {
@@ -103,39 +103,33 @@ func sendSlow[T any](t *Task, ch chan<- T, v T) {
 
 // Recv is <-ch.
 func Recv[T any](site Site, ch <-chan T) T {
-	beat(site)
-	t := self()
-	commOp(site, "channel communication")
-	select {
-	case v, ok := <-ch:
-		if ok {
-			chanDone(chanPtr(ch), cap(ch), 'r')
-		} else {
-			recRelay(rec.closes, chanPtr(ch), false, trace.Chan)
-		}
-		return v
-	default:
-	}
-	v, _ := recvSlow(t, ch)
+	v, _ := Recv2(site, ch)
 	return v
 }
 
 // Recv2 is v, ok := <-ch, and one iteration of a range over ch.
-func Recv2[T any](site Site, ch <-chan T) (T, bool) {
-	beat(site)
+func Recv2[T any](site Site, ch <-chan T) (v T, ok bool) {
 	t := self()
 	commOp(site, "channel communication")
 	select {
-	case v, ok := <-ch:
-		if ok {
-			chanDone(chanPtr(ch), cap(ch), 'r')
-		} else {
-			recRelay(rec.closes, chanPtr(ch), false, trace.Chan)
-		}
-		return v, ok
+	case v, ok = <-ch:
+		recvDone(chanPtr(ch), cap(ch), ok)
 	default:
+		beat(site) // a warning about a blocking operation names it
+		v, ok = recvSlow(t, ch)
 	}
-	return recvSlow(t, ch)
+	beat(site) // last: see beat
+	return v, ok
+}
+
+// recvDone is chanDone for a receive, which found the channel closed
+// unless ok.
+func recvDone(key unsafe.Pointer, c int, ok bool) {
+	if ok {
+		chanDone(key, c, 'r')
+	} else {
+		recRelay(rec.closes, key, false, trace.Chan)
+	}
 }
 
 func recvSlow[T any](t *Task, ch <-chan T) (T, bool) {
@@ -146,11 +140,7 @@ func recvSlow[T any](t *Task, ch <-chan T) (T, bool) {
 		case mAttempt:
 			select {
 			case v, ok := <-ch:
-				if ok {
-					chanDone(key, cap(ch), 'r')
-				} else {
-					recRelay(rec.closes, key, false, trace.Chan)
-				}
+				recvDone(key, cap(ch), ok)
 				return v, ok
 			default:
 			}
@@ -176,11 +166,7 @@ func recvSlow[T any](t *Task, ch <-chan T) (T, bool) {
 				holdAgain(t)
 			}
 			if got {
-				if ok {
-					chanDone(key, cap(ch), 'r')
-				} else {
-					recRelay(rec.closes, key, false, trace.Chan)
-				}
+				recvDone(key, cap(ch), ok)
 				return v, ok
 			}
 			m = mAttempt
@@ -188,11 +174,7 @@ func recvSlow[T any](t *Task, ch <-chan T) (T, bool) {
 			select {
 			case v, ok := <-ch:
 				extAnswer(t, true)
-				if ok {
-					chanDone(key, cap(ch), 'r')
-				} else {
-					recRelay(rec.closes, key, false, trace.Chan)
-				}
+				recvDone(key, cap(ch), ok)
 				return v, ok
 			case <-t.sig:
 				if m2, ok := extAnswer(t, false); ok {
@@ -205,20 +187,19 @@ func recvSlow[T any](t *Task, ch <-chan T) (T, bool) {
 
 // Close is close(ch).
 func Close[T any](ch chan<- T) {
-	beat(-1)
 	self()
 	close(ch)
 	recRelay(rec.closes, chanPtr(ch), true, trace.Chan)
-	if nparkedA.Load() == 0 {
-		return
+	if nparkedA.Load() != 0 {
+		key := chanPtr(ch)
+		sched.mu.Lock()
+		noteProgressLocked()
+		if q := sched.waitqs.at(key); q != nil {
+			wakeAllLocked(q, wkChan)
+		}
+		sched.mu.Unlock()
 	}
-	key := chanPtr(ch)
-	sched.mu.Lock()
-	noteProgressLocked()
-	if q := sched.waitqs.at(key); q != nil {
-		wakeAllLocked(q, wkChan)
-	}
-	sched.mu.Unlock()
+	beat(-1) // last: see beat
 }
 
 // Elem returns the zero value of ch's element type; the rewriter declares
@@ -319,7 +300,6 @@ type SelectState struct {
 // Select starts a select statement with one case per letter of dirs: 'r'
 // for a receive, 's' for a send.
 func Select(site Site, dirs string) SelectState {
-	commOp(site, "a select")
 	return SelectState{site: site, dirs: dirs}
 }
 
@@ -332,8 +312,9 @@ func (w *SelectState) Next(fired int, chans ...any) bool {
 		return false
 	}
 	if w.tries == 0 {
-		beat(w.site)
 		w.t = self()
+		commOp(w.site, "a select")
+		beat(w.site) // last: see beat
 		w.tries = 1
 		w.m = mAttempt
 		return true
@@ -401,4 +382,5 @@ func (w *SelectState) fired(k int, chans []any) {
 		key, n := chanOf(chans[k])
 		chanDone(key, n, w.dirs[k])
 	}
+	beat(w.site) // last: see beat
 }

@@ -58,6 +58,16 @@
 // by one mutex, and the holder is an atomic pointer, so that a hook that
 // does not block costs a few atomic operations.
 //
+// The hand-off is a synchronisation the race detector sees: the giver
+// prepares everything the new holder reads (the accounting's switch to
+// it included) before it stores the new holder, and the new holder's
+// load of it is the acquire. rtlib's own state is therefore handed over
+// with the baton, and a run under -race (spbuild run -race) reports the
+// program's races only, never rtlib's. Every hook stores the watchdog's
+// heartbeat last, after its last access to that state, so that the
+// watchdog, taking the baton from a holder stuck beyond the hook,
+// follows the hook too.
+//
 // Spawns run the child first, as in Cilk's serial elision. Fork (in the
 // parent) creates the task; Resume hands the baton to the child, whose
 // Start waits for it, and suspends the parent; the parent gets the baton
@@ -182,7 +192,9 @@
 // the holder is back: a holder in slow I/O while workers idle changes
 // nothing. When the holder comes back to rtlib it queues for the baton
 // again. After a warning the run is no longer serial or deterministic,
-// and says so.
+// and says so. Allocation hooks, At, Enter and Leave, which take their
+// caller to be the holder, make sure of it while some goroutine's baton
+// is taken.
 //
 // # Identity and adoption
 //

@@ -83,6 +83,7 @@ func Wait(site Site, wg *sync.WaitGroup) {
 	wg.Wait()
 	holdAgain(t)
 	dagJoin(t, wg, site)
+	beat(site) // last: see beat
 }
 
 // WGGo is sync.WaitGroup.Go (Go 1.25), implemented here so that it works
@@ -283,6 +284,7 @@ func GroupWait(site Site, g Group) error {
 	err := g.Wait()
 	holdAgain(t)
 	dagJoin(t, g, site)
+	beat(site) // last: see beat
 	return err
 }
 

@@ -85,6 +85,8 @@ var (
 	nparkedA atomic.Int32
 	// danceA mirrors sched.danceHolder for settle's fast path.
 	danceA atomic.Pointer[Task]
+	// stolenA mirrors sched.stolen for held.
+	stolenA atomic.Int32
 	// forceCheck is SPGO_CHECK=1: verify the caller of every scheduling
 	// hook for the whole run.
 	forceCheck = os.Getenv("SPGO_CHECK") == "1"
@@ -171,11 +173,29 @@ func init() {
 
 func updateCheckingLocked() {
 	checking.Store(forceCheck || sched.stolen > 0 || sched.guestsOutside > 0)
+	stolenA.Store(int32(sched.stolen))
 }
 
 // beat tells the watchdog that the holder passed an instrumented
-// operation; it is the only cost the watchdog adds to a hook.
+// operation; it is the only cost the watchdog adds to a hook. A hook
+// beats last, after its last access to rtlib's state: the watchdog swaps
+// hb at least once after that store and before it takes the baton from
+// a holder stuck beyond the hook, so the hook's accesses happen before
+// the watchdog's and the next holder's, for the race detector as in
+// fact. (A hook that may block without passing the baton on beats first
+// too, so that a warning names it.)
 func beat(site Site) { hb.Store(int32(site)) }
+
+// held makes sure that the caller of a hook that takes it to be the
+// holder without asking (allocation hooks, At, Enter, Leave) holds the
+// baton: while the watchdog keeps the baton from a goroutine, that
+// goroutine may come back through such a hook, and it queues for the
+// baton first. Otherwise it costs one atomic load.
+func held() {
+	if stolenA.Load() != 0 {
+		self()
+	}
+}
 
 // poke wakes t if it waits on its semaphore; t always re-checks its state,
 // so a spare poke is harmless and none is ever lost.
@@ -236,15 +256,19 @@ func recycleLocked(t *Task) {
 	sched.free = append(sched.free, t)
 }
 
-// giveLocked makes t the holder.
+// giveLocked makes t the holder. The accounting switches to t before
+// cur says so: t may be running already, waiting in waitBaton for cur,
+// and from the moment it sees itself there it reads and writes that
+// state without the lock. The store to cur is the hand-off's release,
+// the holder's load in waitBaton its acquire.
 func giveLocked(t *Task) {
 	t.state = stRunning
-	cur.Store(t)
 	sched.switches++
 	dagAcquire(t)
 	if traceBaton != nil {
 		traceBaton(t)
 	}
+	cur.Store(t)
 	poke(t)
 }
 

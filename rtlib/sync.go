@@ -16,22 +16,22 @@ import (
 
 // Lock is sync.Mutex.Lock.
 func Lock(site Site, mu *sync.Mutex) {
-	beat(site)
 	t := self()
 	commOp(site, "a mutex")
 	for !mu.TryLock() {
 		parkOn(t, unsafe.Pointer(mu), wkMutex, pkLock)
 	}
 	recLock(unsafe.Pointer(mu), true)
+	beat(site) // last: see beat
 }
 
 // Unlock is sync.Mutex.Unlock.
 func Unlock(mu *sync.Mutex) {
-	beat(-1)
 	self()
 	mu.Unlock()
 	recUnlock(unsafe.Pointer(mu), true)
 	unlocked(unsafe.Pointer(mu), wkMutex, false)
+	beat(-1) // last: see beat
 }
 
 // unlocked wakes the first task parked on the lock at key with kind (all
@@ -54,42 +54,42 @@ func unlocked(key unsafe.Pointer, kind wkind, all bool) {
 
 // RWLock is sync.RWMutex.Lock.
 func RWLock(site Site, mu *sync.RWMutex) {
-	beat(site)
 	t := self()
 	commOp(site, "a mutex")
 	for !mu.TryLock() {
 		parkOn(t, unsafe.Pointer(mu), wkRWW, pkLock)
 	}
 	recLock(unsafe.Pointer(mu), true)
+	beat(site) // last: see beat
 }
 
 // RWUnlock is sync.RWMutex.Unlock.
 func RWUnlock(mu *sync.RWMutex) {
-	beat(-1)
 	self()
 	mu.Unlock()
 	recUnlock(unsafe.Pointer(mu), true)
 	unlocked(unsafe.Pointer(mu), wkAny, true)
+	beat(-1) // last: see beat
 }
 
 // RLock is sync.RWMutex.RLock.
 func RLock(site Site, mu *sync.RWMutex) {
-	beat(site)
 	t := self()
 	commOp(site, "a mutex")
 	for !mu.TryRLock() {
 		parkOn(t, unsafe.Pointer(mu), wkRWR, pkLock)
 	}
 	recLock(unsafe.Pointer(mu), false)
+	beat(site) // last: see beat
 }
 
 // RUnlock is sync.RWMutex.RUnlock.
 func RUnlock(mu *sync.RWMutex) {
-	beat(-1)
 	self()
 	mu.RUnlock()
 	recUnlock(unsafe.Pointer(mu), false)
 	unlocked(unsafe.Pointer(mu), wkRWW, false)
+	beat(-1) // last: see beat
 }
 
 // CondWait is sync.Cond.Wait. rtlib keeps its own first-in first-out list
@@ -97,7 +97,6 @@ func RUnlock(mu *sync.RWMutex) {
 // parks until Signal or Broadcast wakes it, and locks c.L again through
 // rtlib.
 func CondWait(site Site, c *sync.Cond) {
-	beat(site)
 	t := self()
 	commOp(site, "a sync.Cond")
 	sched.mu.Lock()
@@ -109,12 +108,12 @@ func CondWait(site Site, c *sync.Cond) {
 	parkLocked(t, pkCond)
 	recRelay(rec.signals, unsafe.Pointer(c), false, trace.Cond)
 	lockLocker(site, t, c.L)
+	beat(site) // last: see beat
 }
 
 // Signal is sync.Cond.Signal: it wakes the first rtlib waiter of c, and a
 // waiter of uninstrumented code if there is one.
 func Signal(c *sync.Cond) {
-	beat(-1)
 	self()
 	recRelay(rec.signals, unsafe.Pointer(c), true, trace.Cond)
 	if nparkedA.Load() > 0 {
@@ -124,11 +123,11 @@ func Signal(c *sync.Cond) {
 		sched.mu.Unlock()
 	}
 	c.Signal()
+	beat(-1) // last: see beat
 }
 
 // Broadcast is sync.Cond.Broadcast.
 func Broadcast(c *sync.Cond) {
-	beat(-1)
 	self()
 	recRelay(rec.signals, unsafe.Pointer(c), true, trace.Cond)
 	if nparkedA.Load() > 0 {
@@ -140,6 +139,7 @@ func Broadcast(c *sync.Cond) {
 		sched.mu.Unlock()
 	}
 	c.Broadcast()
+	beat(-1) // last: see beat
 }
 
 var rlockerType = reflect.TypeOf(new(sync.RWMutex).RLocker())
@@ -275,6 +275,6 @@ func Reacquired(t Token) {
 	sched.mu.Unlock()
 	waitBaton(task)
 	settle(task)
-	beat(tok.site)
 	dagReacquire(task, tok.site)
+	beat(tok.site)
 }

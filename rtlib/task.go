@@ -92,12 +92,15 @@ func forkIn(site Site, g any) *Task {
 func (t *Task) Start() {
 	acct.Add(1)
 	waitBaton(t)
-	beat(t.site)
 	dagStart(t)
+	beat(t.site)
 }
 
 // Return is called by the child when its function returned normally.
 func (t *Task) Return() {
+	if cur.Load() != t {
+		reclaim(t) // the watchdog took the baton meanwhile
+	}
 	beat(t.site)
 	t.returned = true
 	if d := t.dn; d != nil && mem.holder == d {
@@ -205,15 +208,17 @@ type Frame struct{ site Site }
 //
 //	defer rtlib.Leave(rtlib.Enter(site))
 func Enter(site Site) Frame {
-	beat(site)
+	held()
 	dagEnter(site)
+	beat(site)
 	return Frame{site}
 }
 
 // Leave closes a scope opened by Enter.
 func Leave(f Frame) {
-	beat(f.site)
+	held()
 	dagLeave(f.site)
+	beat(f.site)
 }
 
 // Root is an open root: main.main or one test, benchmark, fuzz target or
@@ -256,6 +261,7 @@ func BeginRoot(site Site) *Root {
 		}
 		sched.mu.Unlock()
 		dagRootBegin(c, site)
+		beat(site) // last: see beat
 		return &Root{site: site, t: c, nested: nested, mainMain: mainMain}
 	}
 	r := &Root{site: site, mainMain: mainMain}
@@ -277,6 +283,7 @@ func BeginRoot(site Site) *Root {
 	waitBaton(t)
 	settle(t)
 	dagRootBegin(t, site)
+	beat(site) // last: see beat
 	return r
 }
 
@@ -298,6 +305,7 @@ func EndRoot(r *Root) {
 		return
 	}
 	if r.nested || r.mainMain {
+		beat(r.site) // last: see beat
 		return
 	}
 	sched.mu.Lock()
