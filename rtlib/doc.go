@@ -308,7 +308,8 @@
 //	                   root (default 32; 1, the powers of two, pmax and
 //	                   where the curve stops growing always are)
 //	SPGO_WATCHDOG      watchdog period (default 1s, 0 disables)
-//	SPGO_CHECK         1: verify the caller of every scheduling hook (slower)
+//	SPGO_CHECK         1: verify the caller of every scheduling hook (slower;
+//	                   0 or unset: not)
 //	SPGO_DEBUG_CENSUS  non-empty: one line of statistics per census on stderr
 //	SPGO_TRACE         path: record each root's strands (not those of a
 //	                   root begun inside another), with channel, mutex and
@@ -324,5 +325,6 @@
 //	                   placed before the synchronisation: the recorded
 //	                   roots' figures may then have a smaller census error
 //
-// A bad value is reported on stderr and the default used.
+// A bad value is reported on standard error when the program starts (and
+// among the profile's warnings), and the default is used.
 package rtlib

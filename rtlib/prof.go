@@ -63,8 +63,8 @@ const (
 
 func init() { loadConfig() }
 
-// loadConfig reads the SPGO_* variables; a bad value is reported in the
-// profile's warnings and the default is used.
+// loadConfig reads the SPGO_* variables; a bad value is reported on
+// standard error and in the profile's warnings, and the default is used.
 func loadConfig() {
 	cfg.path = os.Getenv("SPGO_PROFILE")
 	if cfg.path == "" {
@@ -79,14 +79,14 @@ func loadConfig() {
 		if filepath.IsAbs(root) {
 			cfg.srcRoot = filepath.Clean(root)
 		} else {
-			cfg.problems = append(cfg.problems, fmt.Sprintf("SPGO_SOURCE_ROOT=%q: not an absolute path; file names stay absolute", root))
+			envProblem(fmt.Sprintf("SPGO_SOURCE_ROOT=%q: not an absolute path; file names stay absolute", root))
 		}
 	}
 	cfg.errBound = defaultErrBound
 	if v := os.Getenv("SPGO_CENSUS_ERROR"); v != "" {
 		e, err := strconv.ParseFloat(v, 64)
 		if err != nil || !(e >= 0 && e <= 100) { // NaN fails both
-			cfg.problems = append(cfg.problems, fmt.Sprintf("SPGO_CENSUS_ERROR=%q: want a number from 0 to 100; using %g", v, defaultErrBound))
+			envProblem(fmt.Sprintf("SPGO_CENSUS_ERROR=%q: want a number from 0 to 100; using %g", v, defaultErrBound))
 		} else {
 			cfg.errBound = e
 		}
@@ -95,7 +95,7 @@ func loadConfig() {
 	if v := os.Getenv("SPGO_CENSUS"); v != "" {
 		i := slices.Index(censusNames[:], v)
 		if i < 0 {
-			cfg.problems = append(cfg.problems, fmt.Sprintf("SPGO_CENSUS=%q: want bounded, strand, off or oracle; using bounded", v))
+			envProblem(fmt.Sprintf("SPGO_CENSUS=%q: want bounded, strand, off or oracle; using bounded", v))
 		} else {
 			cfg.census = i
 		}
@@ -115,7 +115,7 @@ func envInt(name string, def, lo, hi int64) int64 {
 	}
 	n, err := strconv.ParseInt(v, 10, 64)
 	if err != nil || n < lo || n > hi {
-		cfg.problems = append(cfg.problems, fmt.Sprintf("%s=%q: want an integer from %d to %d; using %d", name, v, lo, hi, def))
+		envProblem(fmt.Sprintf("%s=%q: want an integer from %d to %d; using %d", name, v, lo, hi, def))
 		return def
 	}
 	return n

@@ -2,7 +2,6 @@ package rtlib
 
 import (
 	"context"
-	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -89,7 +88,7 @@ var (
 	stolenA atomic.Int32
 	// forceCheck is SPGO_CHECK=1: verify the caller of every scheduling
 	// hook for the whole run.
-	forceCheck = os.Getenv("SPGO_CHECK") == "1"
+	forceCheck = envCheck()
 )
 
 var sched struct {

@@ -57,15 +57,16 @@ func watchdogPeriod() time.Duration {
 	if s == "" {
 		return time.Second
 	}
-	if s == "0" {
-		return 0
-	}
 	d, err := time.ParseDuration(s)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "spgo: SPGO_WATCHDOG=%q: %v; using 1s\n", s, err)
-		return time.Second
+	switch {
+	case err != nil:
+		envProblem(fmt.Sprintf("SPGO_WATCHDOG=%q: want a duration such as 1s or 250ms, or 0 to disable the watchdog; using 1s", s))
+	case d < 0:
+		envProblem(fmt.Sprintf("SPGO_WATCHDOG=%q: a period cannot be negative (0 disables the watchdog); using 1s", s))
+	default:
+		return d
 	}
-	return d
+	return time.Second
 }
 
 func init() { wdPeriod.Store(int64(watchdogPeriod())) }
