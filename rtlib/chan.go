@@ -230,6 +230,10 @@ func chanDone(key unsafe.Pointer, c int, dir byte) {
 // (mInitiator) or parks t.
 func chanBlock(t *Task, key unsafe.Pointer, dir byte) mode {
 	sched.mu.Lock()
+	if t.stolen {
+		t.nws = 0
+		return retryLocked(t)
+	}
 	if key != nil {
 		if q := sched.waitqs.at(key); q != nil {
 			if w := q.firstLocked(wkChan, otherDir(dir)); w != nil {
@@ -336,6 +340,10 @@ func selectBlock(t *Task, dirs string, chans []any) mode {
 		t.caps = append(t.caps, n)
 	}
 	sched.mu.Lock()
+	if t.stolen {
+		t.nws = 0
+		return retryLocked(t)
+	}
 	for k, key := range t.keys {
 		if key == nil || k >= len(dirs) {
 			continue

@@ -179,22 +179,32 @@
 // receiver is parked in rtlib) would hang the run. Every hook stores its
 // site in an atomic heartbeat; a watchdog goroutine, which runs only
 // while there is a holder and some task waits (ready or parked), reads
-// and clears it four times per period (SPGO_WATCHDOG, default 1s, 0 to
-// disable). When the holder neither passed a hook nor gave up the baton
-// for a whole period while others are ready, and the process used less
-// than a tenth of a CPU meanwhile (a busy holder gets ten periods), the
-// watchdog prints one warning to standard error naming the last site the
-// holder passed (file:line and function), and passes the baton on as if
-// the holder had blocked. When only parked tasks wait, a blocked holder
-// loses the baton without a word (the parked tasks retry, and run their
-// channel operations for real, since the holder may be blocked on one of
-// them), and the warning comes only if some task makes progress before
-// the holder is back: a holder in slow I/O while workers idle changes
-// nothing. When the holder comes back to rtlib it queues for the baton
-// again. After a warning the run is no longer serial or deterministic,
-// and says so. Allocation hooks, At, Enter and Leave, which take their
-// caller to be the holder, make sure of it while some goroutine's baton
-// is taken.
+// and clears it four times per period (SPGO_WATCHDOG, default 1s, at
+// least 10 ms, 0 to disable: a shorter period cannot tell a holder
+// blocked in uninstrumented code from one that the Go scheduler or the
+// operating system has not run yet). When the holder neither passed a
+// hook nor gave up the baton for a whole period while others are ready,
+// and the process used less than a tenth of a CPU meanwhile (a busy
+// holder gets ten periods), the watchdog prints one warning to standard
+// error naming the last site the holder passed (file:line and function),
+// and passes the baton on as if the holder had blocked. When only parked
+// tasks wait, a blocked holder loses the baton without a word (the
+// parked tasks retry, and run their channel operations for real, since
+// the holder may be blocked on one of them), and the warning comes only
+// if some task makes progress before the holder is back: a holder in
+// slow I/O while workers idle changes nothing. When the holder comes
+// back to rtlib it queues for the baton again. After a warning the run
+// is no longer serial or deterministic, and says so.
+//
+// The watchdog never takes the baton from a task that waits for it (one
+// it was given and that the Go scheduler has not run yet): that task is
+// not stuck. A task that lost the baton while inside rtlib (just before
+// it began to wait for the baton, during the blocking operation of a
+// rendezvous, between a failed attempt and its park) comes back for it,
+// and one that was about to park tries its operation again: what it was
+// about to wait for may have happened while others ran. Allocation
+// hooks, At, Enter and Leave, which take their caller to be the holder,
+// make sure of it while some goroutine's baton is taken.
 //
 // # Identity and adoption
 //
@@ -307,7 +317,7 @@
 //	SPGO_ATTRIBUTE     most processor counts given per-line figures per
 //	                   root (default 32; 1, the powers of two, pmax and
 //	                   where the curve stops growing always are)
-//	SPGO_WATCHDOG      watchdog period (default 1s, 0 disables)
+//	SPGO_WATCHDOG      watchdog period (default 1s, at least 10ms; 0 disables)
 //	SPGO_CHECK         1: verify the caller of every scheduling hook (slower;
 //	                   0 or unset: not)
 //	SPGO_DEBUG_CENSUS  non-empty: one line of statistics per census on stderr

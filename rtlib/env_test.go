@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestBadEnvOnStderr starts a program (this test binary, running no
@@ -14,7 +15,8 @@ import (
 // values are not.
 func TestBadEnvOnStderr(t *testing.T) {
 	for _, c := range []struct{ env, want string }{
-		{"SPGO_WATCHDOG=-1s", `spgo: SPGO_WATCHDOG="-1s": a period cannot be negative`},
+		{"SPGO_WATCHDOG=1us", `spgo: SPGO_WATCHDOG="1us": the shortest period is 10ms`},
+		{"SPGO_WATCHDOG=-1s", `spgo: SPGO_WATCHDOG="-1s": the shortest period is 10ms`},
 		{"SPGO_WATCHDOG=5", `spgo: SPGO_WATCHDOG="5": want a duration`},
 		{"SPGO_CENSUS_ERROR=NaN", `spgo: SPGO_CENSUS_ERROR="NaN": want a number from 0 to 100`},
 		{"SPGO_CENSUS_ERROR=Inf", `spgo: SPGO_CENSUS_ERROR="Inf": want a number from 0 to 100`},
@@ -42,6 +44,36 @@ func TestBadEnvOnStderr(t *testing.T) {
 		got := stderr.String()
 		if c.want == "" && strings.Contains(got, "spgo:") || !strings.Contains(got, c.want) {
 			t.Errorf("%s: stderr %q, want %q", c.env, got, c.want)
+		}
+	}
+}
+
+// TestWatchdogPeriod: SPGO_WATCHDOG below the minimum, negative or not a
+// duration is refused (the default is used); 0 disables the watchdog.
+func TestWatchdogPeriod(t *testing.T) {
+	var buf bytes.Buffer
+	old, oldProblems := envOut, cfg.problems
+	envOut = &buf
+	defer func() { envOut, cfg.problems = old, oldProblems }()
+	for _, c := range []struct {
+		v       string
+		want    time.Duration
+		refused bool
+	}{
+		{"", time.Second, false},
+		{"0", 0, false},
+		{"10ms", minWatchdog, false},
+		{"250ms", 250 * time.Millisecond, false},
+		{"9ms", time.Second, true},
+		{"1us", time.Second, true},
+		{"-1s", time.Second, true},
+		{"1", time.Second, true},
+		{"soon", time.Second, true},
+	} {
+		buf.Reset()
+		t.Setenv("SPGO_WATCHDOG", c.v)
+		if got := watchdogPeriod(); got != c.want || (buf.Len() > 0) != c.refused {
+			t.Errorf("SPGO_WATCHDOG=%q: %v, reported %q; want %v, refused %v", c.v, got, buf.String(), c.want, c.refused)
 		}
 	}
 }

@@ -91,6 +91,15 @@ func unlinkLocked(w *waiter) {
 // held and returns without it, with the mode t was woken with (holding
 // the baton if mAttempt).
 func parkLocked(t *Task, pk parkKind) mode {
+	if t.stolen {
+		if pk != pkCond {
+			return retryLocked(t)
+		}
+		// A Cond waiter is woken only by Signal and Broadcast: it
+		// parks, registered before it unlocked c.L.
+		unstealLocked(t)
+		leaveOutLocked(t)
+	}
 	t.state = stParked
 	t.pk = pk
 	sched.parkSeq++

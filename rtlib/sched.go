@@ -274,13 +274,72 @@ func giveLocked(t *Task) {
 // waitBaton blocks until t holds the baton. While identities are
 // checked, a task learns its goroutine id when it gets the baton, so
 // that the holder is always known by its id (see self).
+//
+// While t waits the watchdog leaves it the baton (inWait): a task that
+// was given the baton but that the Go scheduler has not run yet is not
+// stuck. Should the watchdog take the baton from t all the same (it
+// decided just before t began to wait, or t was given the baton while
+// it did the blocking operation of a rendezvous), stealLocked pokes t
+// and t comes back for the baton, as from uninstrumented code: nothing
+// else would ever give it back.
 func waitBaton(t *Task) {
+	t.inWait.Store(true)
+	back := false
 	for cur.Load() != t {
+		if stolenA.Load() != 0 && comeBack(t) {
+			back = true
+			continue
+		}
 		<-t.sig
 	}
+	t.inWait.Store(false)
 	if checking.Load() || inWindow.Load() {
 		learnGoid(t)
 	}
+	if back {
+		settle(t)
+	}
+}
+
+// comeBack queues t for the baton again if the watchdog took it from t;
+// it reports whether it did.
+func comeBack(t *Task) bool {
+	sched.mu.Lock()
+	back := t.stolen && cur.Load() != t
+	if back {
+		arriveLocked(t)
+	}
+	sched.mu.Unlock()
+	return back
+}
+
+// holdLocked locks sched.mu for t, which must hold the baton to do what
+// it does next under the lock: if the watchdog took the baton from t
+// since t last looked, t comes back for it first.
+func holdLocked(t *Task) {
+	sched.mu.Lock()
+	for cur.Load() != t {
+		sched.mu.Unlock()
+		reclaim(t)
+		sched.mu.Lock()
+	}
+}
+
+// retryLocked is called with sched.mu held by a task t about to park
+// whose baton the watchdog took after t's attempt failed: what t waits
+// for may have happened while others ran, so t drops its registrations,
+// comes back for the baton and tries again. It returns without the lock,
+// holding the baton, with mode mAttempt.
+func retryLocked(t *Task) mode {
+	for i := 0; i < t.nws; i++ {
+		unlinkLocked(t.ws[i])
+	}
+	t.nws = 0
+	arriveLocked(t)
+	sched.mu.Unlock()
+	waitBaton(t)
+	settle(t)
+	return mAttempt
 }
 
 func learnGoid(t *Task) {
@@ -556,6 +615,21 @@ func leaveOutLocked(t *Task) {
 
 // arriveLocked: t comes back from outside rtlib and wants the baton.
 func arriveLocked(t *Task) {
+	unstealLocked(t)
+	leaveOutLocked(t)
+	if cur.Load() == t || t.state == stReady {
+		return // it holds the baton, or waits for it already (a granted partner)
+	}
+	if cur.Load() == nil {
+		takeFreeLocked(t)
+	} else {
+		pushReadyLocked(t)
+	}
+}
+
+// unstealLocked forgets that the watchdog took the baton from t, which
+// is back in rtlib.
+func unstealLocked(t *Task) {
 	if t.stolen {
 		t.stolen = false
 		sched.stolen--
@@ -577,15 +651,6 @@ func arriveLocked(t *Task) {
 			}
 		}
 		updateCheckingLocked()
-	}
-	leaveOutLocked(t)
-	if cur.Load() == t || t.state == stReady {
-		return // it holds the baton, or waits for it already (a granted partner)
-	}
-	if cur.Load() == nil {
-		takeFreeLocked(t)
-	} else {
-		pushReadyLocked(t)
 	}
 }
 
@@ -624,6 +689,7 @@ func settle(t *Task) {
 	if danceA.Load() != t {
 		return
 	}
+	t.inWait.Store(true) // t waits for answers, not stuck: see waitBaton
 	sched.mu.Lock()
 	for {
 		if sched.dancePend > 0 {
@@ -647,6 +713,7 @@ func settle(t *Task) {
 	}
 	sched.danceHolder = nil
 	danceA.Store(nil)
+	t.inWait.Store(false)
 	if t.out != outExt {
 		pushReadyLocked(t)
 	}

@@ -2,6 +2,7 @@ package rtlib
 
 import (
 	"sync"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -27,6 +28,7 @@ type Task struct {
 	dstack  []*dnode      // dnodes of outer roots it runs (nested roots)
 	win     *window       // the Release window a guest was adopted in
 	stolen  bool          // the watchdog took the baton from it
+	inWait  atomic.Bool   // in waitBaton or settle: the watchdog leaves it the baton
 	failed  bool          // an errgroup task whose function returned an error
 
 	rnext *Task // ready queue
@@ -130,7 +132,7 @@ func (t *Task) Finish() {
 	if !t.returned {
 		Flush()
 	}
-	sched.mu.Lock()
+	holdLocked(t)
 	if t.failed {
 		// errgroup cancels the group's context after the function
 		// returned, outside rtlib: tasks waiting on the context are
@@ -158,14 +160,7 @@ func (t *Task) Finish() {
 func (t *Task) Resume() {
 	p := t.parent
 	site := t.site
-	sched.mu.Lock()
-	if cur.Load() != p {
-		// p lost the baton in the go statement (the watchdog took it):
-		// come back first.
-		sched.mu.Unlock()
-		reclaim(p)
-		sched.mu.Lock()
-	}
+	holdLocked(p) // p may have lost the baton in the go statement
 	p.state = stForkWait
 	t.resumer = p
 	giveLocked(t)
@@ -308,7 +303,7 @@ func EndRoot(r *Root) {
 		beat(r.site) // last: see beat
 		return
 	}
-	sched.mu.Lock()
+	holdLocked(t)
 	if sched.goids.at(t.goid) == t {
 		sched.goids.del(t.goid)
 	}

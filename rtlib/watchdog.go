@@ -50,8 +50,16 @@ const guestLeash = 5 * time.Millisecond
 // is free (1, 4, 16, 64, 256 ms).
 const maxPoll = 256 * time.Millisecond
 
-// watchdogPeriod reads SPGO_WATCHDOG: a duration (default 1s), 0 to
-// disable the watchdog.
+// minWatchdog is the shortest period SPGO_WATCHDOG accepts. Below the
+// Go scheduler's time slice (10 ms) and the operating system's delays
+// on a loaded machine, a holder that has not reached a hook for a period
+// may simply not have been run: the watchdog would take the baton from
+// goroutines that are not stuck, and the run would be neither serial nor
+// deterministic for nothing.
+const minWatchdog = 10 * time.Millisecond
+
+// watchdogPeriod reads SPGO_WATCHDOG: a duration of at least minWatchdog
+// (default 1s), 0 to disable the watchdog.
 func watchdogPeriod() time.Duration {
 	s := os.Getenv("SPGO_WATCHDOG")
 	if s == "" {
@@ -61,8 +69,10 @@ func watchdogPeriod() time.Duration {
 	switch {
 	case err != nil:
 		envProblem(fmt.Sprintf("SPGO_WATCHDOG=%q: want a duration such as 1s or 250ms, or 0 to disable the watchdog; using 1s", s))
-	case d < 0:
-		envProblem(fmt.Sprintf("SPGO_WATCHDOG=%q: a period cannot be negative (0 disables the watchdog); using 1s", s))
+	case d == 0:
+		return 0
+	case d < minWatchdog:
+		envProblem(fmt.Sprintf("SPGO_WATCHDOG=%q: the shortest period is %v (a shorter one cannot tell a goroutine blocked in uninstrumented code from one the scheduler has not run yet), 0 disables the watchdog; using 1s", s, minWatchdog))
 	default:
 		return d
 	}
@@ -155,7 +165,9 @@ func watchdog(timer *time.Timer) {
 		now := time.Now()
 		sched.mu.Lock()
 		h = cur.Load()
-		if h != holder || sched.switches != switches || s != 0 {
+		if h != holder || sched.switches != switches || s != 0 || h != nil && h.inWait.Load() {
+			// Progress, or a holder that has not taken the baton up
+			// yet: the Go scheduler has not run it (see waitBaton).
 			if h != holder && h != nil {
 				site = h.site
 			}
@@ -224,6 +236,7 @@ func stealLocked(h *Task) {
 	sched.progress++ // parked tasks retry: h may be blocked on one of them
 	dagBlock(h)
 	releaseLocked(h)
+	poke(h) // if it is waiting for the baton after all, it comes back (waitBaton)
 }
 
 func warn(site Site, idle time.Duration) {
