@@ -172,6 +172,14 @@
 // locks, WaitGroups or groups, the watchdog also retries them 1, 4, 16,
 // 64 and 256 ms later, in case uninstrumented code unlocked them.
 //
+// When main.main calls runtime.Goexit, its root ends there and the baton
+// passes on: the other goroutines run to their end, and the Go runtime
+// stops the process with "fatal error: no goroutines (main called
+// runtime.Goexit) - deadlock!" (or "all goroutines are asleep" if some
+// are blocked for ever) and exit status 2, as it stops the original. From
+// then on the watchdog's goroutine ends whenever it would wait without a
+// timer, so as not to count as a goroutine blocked for ever.
+//
 // # The watchdog
 //
 // A holder that runs uninstrumented code which blocks (a read nobody

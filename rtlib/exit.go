@@ -1,6 +1,10 @@
 package rtlib
 
-import "os"
+import (
+	"bytes"
+	"os"
+	"runtime"
+)
 
 // Exit writes the profile and calls os.Exit(code).
 func Exit(code int) {
@@ -11,3 +15,19 @@ func Exit(code int) {
 // Flush writes the profile as it is now. The rewriter calls it before
 // log.Fatal and friends.
 func Flush() { flushFinal() }
+
+// goexiting reports whether the calling goroutine is running the
+// deferred calls of runtime.Goexit (and not those of a panic).
+func goexiting() bool {
+	var buf [8 << 10]byte
+	st := buf[:runtime.Stack(buf[:], false)]
+	return !panicking() && bytes.Contains(st, []byte("\nruntime.Goexit("))
+}
+
+// When main.main calls runtime.Goexit, the Go runtime runs the other
+// goroutines until none is left, then stops the process with "fatal
+// error: no goroutines (main called runtime.Goexit) - deadlock!" (or,
+// if some are blocked for ever, "all goroutines are asleep"). rtlib's
+// own goroutine, the watchdog, would count as one blocked for ever: so
+// from then on it ends whenever it would wait without a timer, and the
+// next wakeWatchdogLocked starts it again (watchdog.go).

@@ -156,6 +156,8 @@ var sched struct {
 
 	switches uint64 // baton hand-overs, for the watchdog
 	wdIdle   bool   // the watchdog waits for wdWake
+	wdGone   bool   // the watchdog ended (mainGone): wakeWatchdogLocked starts another
+	mainGone bool   // main.main called runtime.Goexit
 }
 
 // traceBaton, if set (tests only), is called with sched.mu held each time

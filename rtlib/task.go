@@ -285,7 +285,8 @@ func BeginRoot(site Site) *Root {
 // EndRoot closes a root, joins the goroutines spawned in it and never
 // joined, and writes the profile. It runs on a normal return and during
 // a panic. The baton passes on, except at the end of main.main: the
-// process is about to exit, and nothing else runs before it does. (A
+// process is about to exit, and nothing else runs before it does
+// (unless main called runtime.Goexit: then it passes on too). (A
 // root nested in another on the same goroutine leaves the baton to the
 // outer one; a root run by a library call on the goroutine that released
 // the baton for it gives it back.)
@@ -299,11 +300,15 @@ func EndRoot(r *Root) {
 		goOut(t) // back to the Release window it ran in
 		return
 	}
-	if r.nested || r.mainMain {
+	// When main calls runtime.Goexit, the program goes on with its other
+	// goroutines, and the Go runtime ends it when none is left (exit.go).
+	goexit := r.mainMain && !r.nested && goexiting()
+	if (r.nested || r.mainMain) && !goexit {
 		beat(r.site) // last: see beat
 		return
 	}
 	holdLocked(t)
+	sched.mainGone = sched.mainGone || goexit
 	if sched.goids.at(t.goid) == t {
 		sched.goids.del(t.goid)
 	}

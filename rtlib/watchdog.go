@@ -36,6 +36,7 @@ var (
 	wdPeriod atomic.Int64 // time.Duration; <= 0: disabled
 	wdOnce   sync.Once
 	wdWake   = make(chan struct{}, 1)
+	wdTimer  *time.Timer // the watchdog's, made once (startWatchdog)
 
 	// warnOut receives the watchdog's warnings (tests replace it).
 	warnOut io.Writer = os.Stderr
@@ -90,13 +91,20 @@ func startWatchdog() {
 			// waits, in a census interval that changes from run to run.
 			t := time.NewTimer(time.Hour)
 			t.Stop()
+			wdTimer = t
 			go watchdog(t)
 		})
 	}
 }
 
-// wakeWatchdogLocked wakes the watchdog if it sleeps without a timer.
+// wakeWatchdogLocked wakes the watchdog if it sleeps without a timer, or
+// starts it again if it ended (after main called runtime.Goexit).
 func wakeWatchdogLocked() {
+	if sched.wdGone {
+		sched.wdGone = false
+		go watchdog(wdTimer)
+		return
+	}
 	if sched.wdIdle {
 		sched.wdIdle = false
 		select {
@@ -132,6 +140,13 @@ func watchdog(timer *time.Timer) {
 		}
 		polling := h == nil && sched.nretry > 0 && poll <= maxPoll
 		if !waiting && !polling {
+			if sched.mainGone {
+				// Waiting here would count as a goroutine blocked
+				// for ever (exit.go).
+				sched.wdGone = true
+				sched.mu.Unlock()
+				return
+			}
 			sched.wdIdle = true
 			sched.mu.Unlock()
 			<-wdWake

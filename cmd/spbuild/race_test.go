@@ -10,7 +10,9 @@ import (
 
 // raceProgs are the programs TestRace runs: every example, corpus
 // programs of each kind of synchronisation rtlib hands the baton over
-// in, and accuracy programs whose tasks end with a census. dir is
+// in, and accuracy programs whose tasks end with a census (not
+// maingoexit: under the race detector the Go runtime does not find the
+// deadlock that ends it, and it hangs). dir is
 // relative to the repository root; a program outside an example's
 // module is copied into a module of its own (spbuild instruments only
 // the main module, and rtlib's own directory never).
