@@ -145,19 +145,29 @@
 // call. The wait is bounded by 1 s, and by 2 ms for a group whose
 // context rtlib did not see (created by uninstrumented code).
 //
-// If the round changes nothing, the program waits for something external:
-// a timer (time.After, a context deadline), an uninstrumented goroutine,
-// I/O. The parked Send, Recv and select operations then run their real
-// blocking operation without the baton (external mode), and the baton is
-// free. The first task to come back (from such an operation, a Sleep or a
-// Release) takes the baton, stops the interruptible external operations
-// and waits for their answers, waits up to 250 µs for selects completing
-// at the same time (all woken by one close, say), then queues all of them
-// and itself in park order, those whose operation did not complete to
-// retry it; from there on the order is deterministic again. A program
-// whose behaviour depends on timing is therefore deterministic only up to
-// its own timing: which timer fires first, when an uninstrumented sender
-// sends.
+// If the round changes nothing, the program waits for something
+// external: a timer (time.After, a context deadline), an uninstrumented
+// goroutine, I/O. The parked Send, Recv, select and WaitGroup.Wait
+// operations then run their real blocking operation without the baton
+// (external mode), and the baton is free. The first task to come back
+// (from such an operation, a Sleep or a Release) takes the baton, stops
+// the interruptible external operations and waits for their answers,
+// waits up to 250 µs for selects completing at the same time (all woken
+// by one close, say), then queues all of them and itself in park order,
+// those whose operation did not complete to retry it; from there on the
+// order is deterministic again. A program whose behaviour depends on
+// timing is therefore deterministic only up to its own timing: which
+// timer fires first, when an uninstrumented sender sends.
+//
+// A WaitGroup whose Done rtlib does not see (wg.Done as a function
+// value: time.AfterFunc(d, wg.Done), done := wg.Done; go done(),
+// reflect; a dependency that calls Done) keeps rtlib's mirror of its
+// counter above zero; its waiters return as the original's do, through
+// that real Wait. A waiter woken by a Done through rtlib while it waits
+// for real keeps the place in the ready queue that Done gave it. (A Cond
+// has no such real wait: a Signal or Broadcast rtlib does not see,
+// time.AfterFunc(d, c.Broadcast), wakes nobody, and the program stops
+// with "all goroutines are asleep".)
 //
 // If nothing can ever happen, every goroutine ends up asleep in a Go
 // primitive (rtlib's own goroutines wait on channels without timers at

@@ -17,21 +17,23 @@ type wgState struct {
 	q waitq
 }
 
-// Add is sync.WaitGroup.Add.
+// Add is sync.WaitGroup.Add. The mirror comes first, as in Done.
 func Add(site Site, wg *sync.WaitGroup, delta int) {
 	beat(site)
 	self()
-	wg.Add(delta)
 	wgAdd(wg, int64(delta))
+	wg.Add(delta)
 }
 
 // Done is sync.WaitGroup.Done; it ties the calling goroutine to wg.
+// The mirror comes first: a waiter that waits for real (wgBack) must
+// have its place in the ready queue before wg.Done lets it go.
 func Done(wg *sync.WaitGroup) {
 	beat(-1)
 	t := self()
-	wg.Done()
 	dagDone(t, wg)
 	wgAdd(wg, -1)
+	wg.Done()
 }
 
 func wgAdd(wg *sync.WaitGroup, d int64) {
@@ -51,15 +53,21 @@ func wgAdd(wg *sync.WaitGroup, d int64) {
 		noteProgressLocked()
 	}
 	if st.n <= 0 {
-		if st.q.head != nil {
-			noteProgressLocked()
-			wakeAllLocked(&st.q, wkWG)
-		}
-		sched.wgs.del(wg)
-		*st = wgState{}
-		sched.freeWG = append(sched.freeWG, st)
+		wgZeroLocked(wg, st)
 	}
 	sched.mu.Unlock()
+}
+
+// wgZeroLocked wakes the waiters of wg, whose counter is zero, and
+// forgets its mirror st.
+func wgZeroLocked(wg *sync.WaitGroup, st *wgState) {
+	if st.q.head != nil {
+		noteProgressLocked()
+		wakeAllLocked(&st.q, wkWG)
+	}
+	sched.wgs.del(wg)
+	*st = wgState{}
+	sched.freeWG = append(sched.freeWG, st)
 }
 
 // Wait is sync.WaitGroup.Wait: a join, and a blocking operation.
@@ -75,7 +83,12 @@ func Wait(site Site, wg *sync.WaitGroup) {
 		}
 		t.nws = 0
 		linkLocked(t, &st.q, wkWG, 0, 0)
-		parkLocked(t, pkGroup)
+		if parkLocked(t, pkWG) == mExternal {
+			// Nothing rtlib knows of can run (externalLocked).
+			wg.Wait()
+			wgBack(t, wg)
+			break
+		}
 	}
 	// The counter is zero as far as rtlib knows: Wait returns at once
 	// (unless uninstrumented code added to it, which the watchdog
@@ -84,6 +97,29 @@ func Wait(site Site, wg *sync.WaitGroup) {
 	holdAgain(t)
 	dagJoin(t, wg, site)
 	beat(site) // last: see beat
+}
+
+// wgBack is called by t, whose wg.Wait without the baton returned. If a
+// Done through rtlib emptied the counter, t has its place in the ready
+// queue already. Otherwise a Done rtlib did not see did it: the mirror
+// was wrong, it is zero now (the other waiters go on too), and t comes
+// back as from any operation outside rtlib.
+func wgBack(t *Task, wg *sync.WaitGroup) {
+	sched.mu.Lock()
+	if t.out == outWG {
+		for i := 0; i < t.nws; i++ {
+			unlinkLocked(t.ws[i])
+		}
+		t.nws = 0
+		if st := sched.wgs.at(wg); st != nil {
+			st.n = 0
+			wgZeroLocked(wg, st)
+		}
+		arriveLocked(t)
+	}
+	sched.mu.Unlock()
+	waitBaton(t)
+	settle(t)
 }
 
 // WGGo is sync.WaitGroup.Go (Go 1.25), implemented here so that it works

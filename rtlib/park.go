@@ -129,6 +129,12 @@ func unparkLocked(t *Task) {
 		unlinkLocked(t.ws[i])
 	}
 	t.nws = 0
+	offParkListLocked(t)
+}
+
+// offParkListLocked takes the parked task t off the park list and its
+// counts, leaving its registrations.
+func offParkListLocked(t *Task) {
 	if t.pprev == nil {
 		sched.parkHead = t.pnext
 	} else {
@@ -147,8 +153,20 @@ func unparkLocked(t *Task) {
 	syncAttnLocked()
 }
 
-// wakeLocked makes the parked task p ready with mode m.
+// wakeLocked makes the parked task p ready with mode m. A WaitGroup
+// waiter waiting for real (outWG) takes its place in the ready queue
+// now, and waits for the baton once its wg.Wait has returned (wgBack).
 func wakeLocked(p *Task, m mode) {
+	if p.out == outWG {
+		for i := 0; i < p.nws; i++ {
+			unlinkLocked(p.ws[i])
+		}
+		p.nws = 0
+		p.out = outNone
+		p.wake = m
+		pushReadyLocked(p)
+		return
+	}
 	unparkLocked(p)
 	p.wake = m
 	pushReadyLocked(p)

@@ -40,6 +40,7 @@ const (
 	outPlain         // sched.nout: sleeping, released, blocking library call, stolen
 	outExt           // the external-mode list: a Send or Recv running for real
 	outSel           // sched.nsel: a select running for real
+	outWG            // a WaitGroup.Wait running for real, still registered on the WaitGroup
 )
 
 // taskKind says how rtlib learnt about a goroutine.
@@ -506,6 +507,17 @@ func externalLocked() {
 			p.out = outSel
 			p.wake = mExternal
 			sched.nsel++
+			poke(p)
+		case pkWG:
+			// The counter may reach zero through a Done rtlib does
+			// not see (uninstrumented code, a method value): wait
+			// for real. The waiter stays registered, so that a Done
+			// through rtlib that empties the counter gives it its
+			// place in the ready queue as before (wakeLocked).
+			offParkListLocked(p)
+			p.state = stOut
+			p.out = outWG
+			p.wake = mExternal
 			poke(p)
 		}
 		p = next
