@@ -123,7 +123,6 @@ var mem struct {
 	baseline  int64    // live bytes at the first census not otherwise known
 	based     bool
 	inCensus  bool
-	pendLarge bool   // the object a census from an allocation hook is for is large
 	marks     uint32 // external-call markers passed (At)
 	fresh     *dnode // a census ran in it right before a strand boundary
 
@@ -186,29 +185,28 @@ func holderDnode() *dnode {
 func allocp(site Site, n int64, p unsafe.Pointer) {
 	held()
 	mem.fresh = nil
+	large := n > maxSmall
+	n = roundSize(n)
 	d := holderDnode()
 	if d == nil || d.detached {
 		if mem.on {
-			large := n > maxSmall
-			n = roundSize(n)
 			hook(n, large)
 			mem.orphan += n
 		}
 		hb.Store(int32(site)) // last: see beat
 		return
 	}
-	large := n > maxSmall
-	n = roundSize(n)
+	// Hooked before a census: the census's readings then leave the new
+	// object out of what uninstrumented code allocated.
+	hook(n, large)
 	if cfg.census == censusOracle || mem.since+n >= mem.budget && cfg.census != censusOff || bigAlloc(d, n) {
 		// Before charging the new object: deaths found now come first.
-		mem.pendLarge = large
 		census(d, n)
 	}
 	d.lastSite = site
 	r := d.root
 	r.siteAlloc(site, n)
 	d.add(site, n)
-	hook(n, large)
 	mem.since += n
 	if p != nil && n >= cfg.track && cfg.census != censusOff {
 		d.top().big += n
@@ -439,7 +437,6 @@ func census(c *dnode, pending int64) {
 	c.received = 0
 	mem.maxSince = max(mem.maxSince, mem.since)
 	c.root.maxSince = max(c.root.maxSince, mem.since)
-	hook(pending, mem.pendLarge) // allocated already, charged by the caller after
 	chargeUninstrumented(c)
 	runtime.GC()
 	gcBackstop()
@@ -460,7 +457,6 @@ func census(c *dnode, pending int64) {
 	if !alone {
 		c.root.lagged += lag
 	}
-	hook(-pending, mem.pendLarge)
 	metrics.Read(mem.samples[2:])
 	heapLive := int64(mem.samples[2].Value.Uint64())
 
