@@ -432,12 +432,10 @@ func (r *proot) build() profile.Root {
 	// Lateness makes a root inexact only when its interval is wide: a
 	// root whose late deaths the live bytes bound from below is exact.
 	late := r.lateReasons(res)
-	switch wide := r.interval(res, &out, structural); {
-	case wide < 0: // no interval
+	wide := r.interval(res, &out, structural) // -1: no interval
+	if wide != 0 {
 		out.Reasons = append(out.Reasons, late...)
-	case wide > 0:
-		out.Reasons = append(out.Reasons, late...)
-		if len(out.Reasons) == 0 { // nothing else says why
+		if wide > 0 && len(out.Reasons) == 0 { // nothing else says why
 			pt := out.MHWM[wide-1]
 			out.Reasons = append(out.Reasons, fmt.Sprintf("from p = %d the figures' interval is wider than 3 %% + 256 KiB (at p = %d: %s to %s): deaths found at censuses may have happened up to a census interval earlier", wide, wide, mib(pt.Low), mib(pt.High)))
 		}
