@@ -5,16 +5,21 @@
 // statement's header, an interface method call, the operands of go and
 // defer statements and of a select. A call into an instrumented function of
 // the same package, a builtin, a conversion, a function value and a
-// hooked call (wg.Wait, mu.Lock) get none.
+// hooked call (wg.Wait, mu.Lock) and a call of a standard function that
+// neither allocates nor blocks (math.Sqrt, atomic loads, utf8.RuneLen)
+// get none; utf8.AppendRune, which allocates, gets one.
 package main
 
 import (
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"unicode/utf8"
 )
 
 type shape interface{ area() int }
@@ -72,4 +77,11 @@ outer:
 	case ch <- strings.TrimSpace(" y "):
 	}
 	fmt.Println(<-ch, twice(n))
+	var hits atomic.Int64
+	for i := range 3 {
+		hits.Add(int64(math.Sqrt(float64(i))))
+		n += utf8.RuneLen('é')
+		b = utf8.AppendRune(b, 'é')
+	}
+	fmt.Println(hits.Load(), n, len(b))
 }
