@@ -112,6 +112,55 @@ func (r *fileRewriter) call(c *dstutil.Cursor, n *dst.CallExpr) {
 	}
 }
 
+// condFuncs are the hooks for Cond methods used as values: c.Broadcast
+// passed to time.AfterFunc, stored, or called through reflect runs in
+// code rtlib does not see, and rtlib's waiters would never wake.
+var condFuncs = map[string]string{
+	"(*sync.Cond).Signal":    "Signal",
+	"(*sync.Cond).Broadcast": "Broadcast",
+}
+
+// methodValue replaces the method value c.Broadcast (or c.Signal) by
+// rt.BroadcastFunc(&c), a function that calls the hook, and the method
+// expression (*sync.Cond).Broadcast by rt.Broadcast, which has its type.
+// Calls are call's.
+func (r *fileRewriter) methodValue(c *dstutil.Cursor, n *dst.SelectorExpr) {
+	if call, ok := c.Parent().(*dst.CallExpr); ok && c.Name() == "Fun" && call.Fun == n {
+		return
+	}
+	if _, ok := c.Parent().(*dst.ParenExpr); ok {
+		return // (c.Broadcast)(): a call, or a value in parentheses, which stays as it is
+	}
+	as, _ := r.astOf(n).(*ast.SelectorExpr)
+	if as == nil {
+		return
+	}
+	selection, ok := r.in.Info.Selections[as]
+	if !ok {
+		return
+	}
+	fn, _ := selection.Obj().(*types.Func)
+	if fn == nil || condFuncs[fn.FullName()] == "" {
+		return
+	}
+	hook := condFuncs[fn.FullName()]
+	switch selection.Kind() {
+	case types.MethodExpr:
+		r.changed = true
+		c.Replace(r.rtSel(hook))
+	case types.MethodVal:
+		recv := r.receiver(as, n.X)
+		if recv == nil {
+			r.warn(as.Sel.Pos(), "%s not instrumented: the receiver is reached through an unexported embedded field of another package", as.Sel.Name)
+			return
+		}
+		r.changed = true
+		repl := r.rtCall(hook+"Func", recv)
+		repl.Decs.Before, repl.Decs.After = n.Decs.Before, n.Decs.After
+		c.Replace(repl)
+	}
+}
+
 // methodHook replaces recv.M(args) by rt.hook([site,] &recv, args...), with
 // &recv reaching the sync.WaitGroup (or Mutex, ...) through embedded
 // fields. The call is left alone, with a warning, when an embedded field

@@ -48,7 +48,8 @@
 // external call marked or the last hook passed rather than to their own
 // line): interface conversions, closures, map growth, appends and string
 // operations the compiler keeps on the stack, method values of hooked
-// methods (f := wg.Done), groups reached through an unexported
+// methods (f := wg.Done; rtlib's Wait copes) but a Cond's Signal and
+// Broadcast, groups reached through an unexported
 // embedded field of another package (a warning says so), and in cgo
 // files the constructs that need the type of an expression of C's (a
 // select sending C.f(), an append of one).

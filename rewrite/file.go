@@ -326,6 +326,8 @@ func (r *fileRewriter) post(c *dstutil.Cursor) bool {
 		r.concat(c, n)
 	case *dst.AssignStmt:
 		r.assign(c, n)
+	case *dst.SelectorExpr:
+		r.methodValue(c, n)
 	}
 	r.movedVars(c)
 	return true

@@ -164,10 +164,13 @@
 // reflect; a dependency that calls Done) keeps rtlib's mirror of its
 // counter above zero; its waiters return as the original's do, through
 // that real Wait. A waiter woken by a Done through rtlib while it waits
-// for real keeps the place in the ready queue that Done gave it. (A Cond
-// has no such real wait: a Signal or Broadcast rtlib does not see,
-// time.AfterFunc(d, c.Broadcast), wakes nobody, and the program stops
-// with "all goroutines are asleep".)
+// for real keeps the place in the ready queue that Done gave it. A Cond
+// has no such real wait: the rewriter turns its Signal and Broadcast used
+// as values (time.AfterFunc(d, c.Broadcast), reflect, a stored method
+// value or expression) into SignalFunc, BroadcastFunc or the hooks
+// themselves; only a dependency that calls Signal or Broadcast on a Cond
+// passed to it still wakes nobody, and the program stops with "all
+// goroutines are asleep".
 //
 // If nothing can ever happen, every goroutine ends up asleep in a Go
 // primitive (rtlib's own goroutines wait on channels without timers at

@@ -142,6 +142,14 @@ func Broadcast(c *sync.Cond) {
 	beat(-1) // last: see beat
 }
 
+// SignalFunc is the method value c.Signal: code rtlib does not see
+// (time.AfterFunc, reflect, a dependency) calls it and rtlib's waiters
+// wake.
+func SignalFunc(c *sync.Cond) func() { return func() { Signal(c) } }
+
+// BroadcastFunc is the method value c.Broadcast (see SignalFunc).
+func BroadcastFunc(c *sync.Cond) func() { return func() { Broadcast(c) } }
+
 var rlockerType = reflect.TypeOf(new(sync.RWMutex).RLocker())
 
 // lockerKey is the identity of a Locker held in an interface.

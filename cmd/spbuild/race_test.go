@@ -26,6 +26,7 @@ var raceProgs = []struct {
 	{dir: "testdata/examples/pipeline"},
 	{dir: "testdata/examples/workerpool"},
 	{dir: "testdata/rewrite/corpus/closechan", copy: true},
+	{dir: "testdata/rewrite/corpus/condforeign", copy: true},
 	{dir: "testdata/rewrite/corpus/mutexhandoff", copy: true},
 	{dir: "testdata/rewrite/corpus/selectloop", copy: true},
 	{dir: "testdata/rewrite/corpus/timeafter", copy: true},

@@ -1,6 +1,7 @@
 // Locks and condition variables: Mutex, RWMutex, Cond, a lock reached
-// through a pointer and an embedded field, TryLock (left alone), and a
-// method value of Unlock (left alone).
+// through a pointer and an embedded field, TryLock (left alone), a
+// method value of Unlock (left alone), and a Cond's Signal and Broadcast
+// as values (hooked: code rtlib does not see may call them).
 package main
 
 import (
@@ -52,6 +53,9 @@ func main() {
 	}
 	mu.Unlock()
 	cond.Signal()
+	wake, wakeAll := cond.Signal, (*sync.Cond).Broadcast
+	wake()
+	wakeAll(cond)
 	if mu.TryLock() {
 		unlock := mu.Unlock
 		unlock()
