@@ -200,6 +200,9 @@ func runProgram(t *testing.T, bin string) runResult {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin)
 	cmd.Dir = t.TempDir()
+	// A path chosen, as spbuild chooses one: the instrumented binary
+	// then prints nothing of its own.
+	cmd.Env = append(os.Environ(), "SPGO_PROFILE="+filepath.Join(cmd.Dir, "spgo-profile.json"))
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()

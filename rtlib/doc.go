@@ -327,7 +327,8 @@
 // calls log.Fatal or deadlocks (then marked partial), always atomically.
 // It reads:
 //
-//	SPGO_PROFILE       profile path (default spgo-profile.json; "off": none)
+//	SPGO_PROFILE       profile path (default spgo-profile.json, and then the
+//	                   first write says where on stderr; "off": none)
 //	SPGO_PMAX          largest processor count computed (default 64)
 //	SPGO_THRESHOLD     bytes M: answer "MHWM_pmax ≥ M?" (threshold mode)
 //	SPGO_CENSUS        census policy: bounded (default), strand, off, oracle

@@ -43,6 +43,7 @@ var cfg struct {
 	minBudget int64   // SPGO_CENSUS_MIN: fewest bytes between censuses
 	track     int64   // SPGO_TRACK: objects this large are tracked one by one
 	srcRoot   string  // SPGO_SOURCE_ROOT: files under it are named relative to it
+	announce  bool    // SPGO_PROFILE unset: say on stderr where the profile went
 	attribute int     // SPGO_ATTRIBUTE: most per-line attributions per root
 	problems  []string
 }
@@ -69,6 +70,7 @@ func loadConfig() {
 	cfg.path = os.Getenv("SPGO_PROFILE")
 	if cfg.path == "" {
 		cfg.path = "spgo-profile.json"
+		cfg.announce = true
 	}
 	cfg.pmax = int(envInt("SPGO_PMAX", defaultPMax, 1, mhwm.MaxP))
 	cfg.threshold = envInt("SPGO_THRESHOLD", 0, 0, mhwm.MaxBytes)
@@ -148,6 +150,10 @@ type proot struct {
 	liveLow      int64
 	inMax, inSum int64
 	unbounded    bool // a reason says a figure may be too low: no interval
+
+	// The watchdog's warnings during the root: stuck.n when it began and
+	// when it ended (see stuckReason).
+	stuck0, stuck1 int64
 
 	// The self-check: the most the process's heap can have held during
 	// the root, above what it held when the root began (runtime/metrics
@@ -290,6 +296,7 @@ func beginRoot(t *Task, site Site) {
 	} else {
 		r.name = fmt.Sprintf("root@%d", site)
 	}
+	r.stuck0 = stuck.n.Load()
 	d := newDnode(r, nil, site)
 	d.direct = true
 	r.top, r.front = d, d
@@ -374,6 +381,7 @@ func finishRoot(r *proot, partial bool) {
 		return
 	}
 	r.done, r.partial = true, partial
+	r.stuck1 = stuck.n.Load()
 	roots.open--
 	recEndRoot(r)
 	d := r.top
@@ -410,6 +418,12 @@ func (r *proot) build() profile.Root {
 	}
 	out.Reasons = append(out.Reasons, r.reasons...)
 	out.Reasons = append(out.Reasons, res.Inexact...)
+	if s := stuckReason(r.stuck0, r.stuck1); s != "" {
+		// Bytes charged to the wrong strand can make a figure too low
+		// as well as too high: no interval.
+		out.Reasons = append(out.Reasons, s)
+		r.unbounded = true
+	}
 	structural := len(out.Reasons) > 0
 	if r.partial {
 		out.Reasons = append(out.Reasons, "the run ended early (panic, os.Exit or log.Fatal): figures cover what ran")
@@ -757,6 +771,15 @@ func writeProfile(final bool) error {
 	p.Wall = &profile.Wall{Start: prof.start.UTC().Format(time.RFC3339), Seconds: time.Since(prof.start).Seconds()}
 	if err := profile.WriteFile(cfg.path, p); err != nil {
 		return err
+	}
+	if cfg.announce && !prof.written {
+		// A binary of spbuild build run by hand: the file appeared in
+		// the working directory without being asked for.
+		where := cfg.path
+		if abs, err := filepath.Abs(where); err == nil {
+			where = abs
+		}
+		fmt.Fprintf(os.Stderr, "spgo: profile written to %s (spreport show %s; SPGO_PROFILE sets the path, off for none)\n", where, where)
 	}
 	prof.written = true
 	return nil

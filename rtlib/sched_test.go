@@ -397,6 +397,17 @@ func TestWatchdog(t *testing.T) {
 	if elapsed > 5*time.Second {
 		t.Errorf("took %v", elapsed)
 	}
+	// The root says its run was not serial, and gives no interval.
+	prof.mu.Lock()
+	root := prof.roots[len(prof.roots)-1].build()
+	prof.mu.Unlock()
+	why := strings.Join(root.Reasons, "\n")
+	if root.Exact || !strings.Contains(why, "the watchdog took the baton 1 time(s)") || !strings.Contains(why, "progs_test.go:14 in rtlib.stuck") {
+		t.Errorf("exact %v, reasons %q", root.Exact, root.Reasons)
+	}
+	if root.HasInterval() {
+		t.Errorf("an interval after goroutines ran at once: %+v", root.MHWM)
+	}
 	// Let the child come back: it queues for the baton again and ends.
 	w.Write([]byte{1})
 	w.Close()

@@ -262,4 +262,33 @@ func warn(site Site, idle time.Duration) {
 	warnMu.Lock()
 	defer warnMu.Unlock()
 	fmt.Fprintf(warnOut, "spgo: warning: the goroutine holding the baton has not reached an instrumented operation for %v (%s): it is blocked or busy in uninstrumented code while other goroutines wait; running them without it, so this run is no longer serial and deterministic\n", idle.Round(time.Millisecond), where)
+	if len(stuck.what) < maxStuck {
+		stuck.what = append(stuck.what, fmt.Sprintf("%v, %s", idle.Round(time.Millisecond), where))
+	}
+	stuck.n.Add(1)
+}
+
+// stuck records the watchdog's warnings, so that the roots open meanwhile
+// say that their run was not serial (stuckReason). what (warnMu held)
+// keeps the first maxStuck warnings' details.
+var stuck struct {
+	n    atomic.Int64
+	what []string
+}
+
+const maxStuck = 64
+
+// stuckReason is the reason a root gives for the watchdog's warnings
+// number from to to (excluded) of the run, "" if there were none.
+func stuckReason(from, to int64) string {
+	if to <= from {
+		return ""
+	}
+	warnMu.Lock()
+	first := ""
+	if from < int64(len(stuck.what)) {
+		first = " (the first: stuck for " + stuck.what[from] + ")"
+	}
+	warnMu.Unlock()
+	return fmt.Sprintf("the watchdog took the baton %d time(s) from a goroutine stuck in uninstrumented code%s: goroutines ran at once from then on, so the run was neither serial nor deterministic, and what they allocated meanwhile may be charged to the wrong strand", to-from, first)
 }

@@ -146,7 +146,7 @@ func cmdRun(args []string, se session) int {
 		return max(code, 1)
 	}
 	if !*quiet {
-		if err := report.Text(os.Stdout, prof, report.Options{Ps: ps, Lines: pf.lines}); err != nil {
+		if err := report.Text(os.Stderr, prof, report.Options{Ps: ps, Lines: pf.lines}); err != nil {
 			c.fail(err)
 			return max(code, 1)
 		}
@@ -206,7 +206,7 @@ func cmdTest(args []string, se session) int {
 	}
 	if !*quiet {
 		for _, pp := range per {
-			if err := report.Tests(os.Stdout, pp.path, pp.prof, report.Options{Ps: ps}); err != nil {
+			if err := report.Tests(os.Stderr, pp.path, pp.prof, report.Options{Ps: ps}); err != nil {
 				c.fail(err)
 				return max(code, 1)
 			}

@@ -11,9 +11,10 @@
 // run builds the package instrumented, runs it serially and
 // deterministically with the given arguments (stdin, stdout, stderr and
 // the exit status pass through), then prints the MHWM table for p = 1,
-// 2, 4, …, pmax and the lines responsible for the worst case. test does
-// the same for go test, one root per test, and prints a table per
-// package. -json writes the spgo.profile/v1 profile, -html the HTML
+// 2, 4, …, pmax and the lines responsible for the worst case on standard
+// error, never into the program's output. test does the same for go
+// test, one root per test, and prints a table per package (also on
+// standard error). -json writes the spgo.profile/v1 profile, -html the HTML
 // report and -pprof a pprof profile, as spreport does from a profile. The user's files,
 // go.mod and go.sum are never modified: instrumented sources and a
 // generated go.mod live in spbuild's cache ($SPGO_CACHE, default spgo in

@@ -71,11 +71,11 @@ func TestRunPassesThrough(t *testing.T) {
 	if code := cmd.ProcessState.ExitCode(); code != 3 {
 		t.Errorf("exit %d, want the program's 3; stderr:\n%s", code, e.String())
 	}
-	if !strings.HasPrefix(o.String(), "read \"hello\\n\", 4 buffers\n") {
-		t.Errorf("stdout does not start with the program's output: %q", o.String())
+	if o.String() != "read \"hello\\n\", 4 buffers\n" {
+		t.Errorf("stdout is not the program's output alone: %q", o.String())
 	}
-	if !strings.Contains(o.String(), "MHWM") || !strings.Contains(o.String(), "4 MiB") {
-		t.Errorf("no report with MHWM_4 = 4 MiB: %q", o.String())
+	if !strings.Contains(e.String(), "MHWM") || !strings.Contains(e.String(), "4 MiB") {
+		t.Errorf("no report with MHWM_4 = 4 MiB on stderr: %q", e.String())
 	}
 	if !strings.Contains(e.String(), "to stderr") {
 		t.Errorf("stderr: %q", e.String())
@@ -142,6 +142,48 @@ func TestBuildLibrary(t *testing.T) {
 	}
 }
 
+// TestBuiltBinarySaysWhere: a binary of spbuild build run by hand prints
+// what the program prints on stdout, writes its profile in the working
+// directory and says so on stderr; with SPGO_PROFILE set it says nothing.
+func TestBuiltBinarySaysWhere(t *testing.T) {
+	dir := writeTree(t, map[string]string{
+		"go.mod":  "module example.com/b\n\ngo 1.22\n",
+		"main.go": "package main\n\nimport \"fmt\"\n\nvar keep []byte\n\nfunc main() {\n\tkeep = make([]byte, 1<<20)\n\tfmt.Println(\"done\")\n}\n",
+	})
+	bin := filepath.Join(t.TempDir(), "b")
+	if _, stderr, code := spbuild(t, dir, t.TempDir(), "build", "-o", bin, "."); code != 0 {
+		t.Fatalf("spbuild build: exit %d\n%s", code, stderr)
+	}
+	for _, set := range []bool{false, true} {
+		work := t.TempDir()
+		cmd := exec.Command(bin)
+		cmd.Dir = work
+		cmd.Env = os.Environ()
+		want := filepath.Join(work, "spgo-profile.json")
+		if set {
+			want = filepath.Join(work, "chosen.json")
+			cmd.Env = append(cmd.Env, "SPGO_PROFILE="+want)
+		} else {
+			cmd.Env = append(cmd.Env, "SPGO_PROFILE=")
+		}
+		var o, e strings.Builder
+		cmd.Stdout, cmd.Stderr = &o, &e
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("%v\n%s", err, e.String())
+		}
+		if o.String() != "done\n" {
+			t.Errorf("stdout %q, want the program's alone", o.String())
+		}
+		if _, err := os.Stat(want); err != nil {
+			t.Errorf("no profile: %v", err)
+		}
+		said := strings.Contains(e.String(), "spgo: profile written to "+want)
+		if said == set {
+			t.Errorf("SPGO_PROFILE set %v: stderr %q", set, e.String())
+		}
+	}
+}
+
 // TestTestExitStatus: spbuild test keeps go test's exit status and
 // reports the tests that ran.
 func TestTestExitStatus(t *testing.T) {
@@ -156,12 +198,12 @@ func TestPass(t *testing.T) { _ = Buf(1 << 20) }
 func TestFail(t *testing.T) { t.Fatal("expected failure") }
 `,
 	})
-	stdout, _, code := spbuild(t, dir, t.TempDir(), "test", ".")
+	stdout, stderr, code := spbuild(t, dir, t.TempDir(), "test", ".")
 	if code != 1 {
 		t.Errorf("exit %d, want go test's 1", code)
 	}
-	if !strings.Contains(stdout, "expected failure") || !strings.Contains(stdout, "f.TestPass") {
-		t.Errorf("output: %s", stdout)
+	if !strings.Contains(stdout, "expected failure") || !strings.Contains(stderr, "f.TestPass") {
+		t.Errorf("stdout: %s\nstderr: %s", stdout, stderr)
 	}
 }
 
@@ -353,8 +395,8 @@ func TestCgoMain(t *testing.T) {
 	want := runOut(t, dir, orig)
 	prof := filepath.Join(t.TempDir(), "p.json")
 	stdout, stderr, code := spbuild(t, dir, t.TempDir(), "run", "-p", "1,4", "-json", prof, ".")
-	if code != 0 || !strings.HasPrefix(stdout, want) {
-		t.Fatalf("exit %d, output %q, want it to start with %q\n%s", code, stdout, want, stderr)
+	if code != 0 || stdout != want {
+		t.Fatalf("exit %d, output %q, want %q\n%s", code, stdout, want, stderr)
 	}
 	if strings.Contains(stderr, "not instrumented") {
 		t.Errorf("stderr: %s", stderr)
@@ -445,8 +487,8 @@ func TestRunPanics(t *testing.T) {
 	if code != 2 || !strings.Contains(stderr, "panic: boom") {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
-	if !strings.HasPrefix(stdout, "before\n") || !strings.Contains(stdout, "partial profile") {
-		t.Errorf("stdout %q", stdout)
+	if stdout != "before\n" || !strings.Contains(stderr, "partial profile") {
+		t.Errorf("stdout %q, stderr %q", stdout, stderr)
 	}
 	p, err := profile.ReadFile(prof)
 	if err != nil {

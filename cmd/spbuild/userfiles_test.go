@@ -109,13 +109,14 @@ func TestConcurrentColdCache(t *testing.T) {
 		name      string
 		args      []string
 		want      string // in every stdout
+		report    string // in every stderr
 		noFigures bool   // compare outputs without byte figures
 	}{
-		{name: "run", args: []string{"run", "-p", "1,4", "."}, want: "MHWM"},
+		{name: "run", args: []string{"run", "-p", "1,4", "."}, want: "read", report: "MHWM"},
 		// The testing package's own allocations in a test's root vary
 		// from run to run: test runs compare their outputs without the
 		// figures.
-		{name: "test", args: []string{"test", "-p", "1,4", "."}, want: "ok  \texample.com/conc", noFigures: true},
+		{name: "test", args: []string{"test", "-p", "1,4", "."}, want: "ok  \texample.com/conc", report: "MHWM", noFigures: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -159,12 +160,27 @@ func TestConcurrentColdCache(t *testing.T) {
 					return strings.Join(strings.Fields(s), " ") // the columns' widths follow the figures
 				}
 			}
+			// What each run printed: the program's output, and the
+			// report without spbuild's own messages (which say who
+			// built the cache entry).
+			printed := func(i int) string {
+				var rep []string
+				for _, l := range strings.SplitAfter(errs[i].String(), "\n") {
+					if !strings.HasPrefix(l, "spbuild:") {
+						rep = append(rep, l)
+					}
+				}
+				return outs[i].String() + "\n--- stderr\n" + strings.Join(rep, "")
+			}
 			for i := range outs {
 				if !strings.Contains(outs[i].String(), tt.want) {
 					t.Errorf("run %d: stdout %q lacks %q", i+1, outs[i].String(), tt.want)
 				}
-				got := norm(outs[i].String())
-				if want := norm(outs[0].String()); got != want {
+				if strings.Contains(outs[i].String(), tt.report) || !strings.Contains(errs[i].String(), tt.report) {
+					t.Errorf("run %d: the report is not on stderr alone:\nstdout %q\nstderr %q", i+1, outs[i].String(), errs[i].String())
+				}
+				got := norm(printed(i))
+				if want := norm(printed(0)); got != want {
 					t.Errorf("run %d printed\n%s\nrun 1 printed\n%s", i+1, got, want)
 				}
 			}
@@ -242,7 +258,7 @@ func TestQuotedPaths(t *testing.T) {
 			if err != nil {
 				t.Fatalf("spbuild test: %v\n%s\n%s", err, o.String(), e.String())
 			}
-			if !strings.Contains(o.String(), "q.TestBuf") || !strings.Contains(o.String(), "MHWM_4") {
+			if !strings.Contains(e.String(), "q.TestBuf") || !strings.Contains(e.String(), "MHWM_4") {
 				t.Errorf("no report of q.TestBuf: the profile was lost\nstdout:\n%s\nstderr:\n%s", o.String(), e.String())
 			}
 		})
