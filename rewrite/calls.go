@@ -23,8 +23,9 @@ var hookedCalls = map[string]bool{
 	"(*sync.Mutex).Lock":                           true, "(*sync.Mutex).Unlock": true,
 	"(*sync.RWMutex).Lock": true, "(*sync.RWMutex).Unlock": true,
 	"(*sync.RWMutex).RLock": true, "(*sync.RWMutex).RUnlock": true,
+	"(*sync.Mutex).TryLock": true, "(*sync.RWMutex).TryLock": true, "(*sync.RWMutex).TryRLock": true,
 	"(*sync.Cond).Wait": true, "(*sync.Cond).Signal": true, "(*sync.Cond).Broadcast": true,
-	"time.Sleep": true, "os.Exit": true, "runtime.GOMAXPROCS": true,
+	"time.Sleep": true, "os.Exit": true, "runtime.GOMAXPROCS": true, "runtime.Gosched": true,
 	"log.Fatal": true, "log.Fatalf": true, "log.Fatalln": true,
 	"(*log.Logger).Fatal": true, "(*log.Logger).Fatalf": true, "(*log.Logger).Fatalln": true,
 	"(*testing.T).Run": true, "(*testing.B).Run": true, "(*testing.M).Run": true,
@@ -80,6 +81,15 @@ func (r *fileRewriter) call(c *dstutil.Cursor, n *dst.CallExpr) {
 		r.methodHook(c, n, ac, "RLock", "Lock", true)
 	case "(*sync.RWMutex).RUnlock":
 		r.methodHook(c, n, ac, "RUnlock", "", false)
+	case "(*sync.Mutex).TryLock":
+		r.methodHook(c, n, ac, "TryLock", "Lock", true)
+	case "(*sync.RWMutex).TryLock":
+		r.methodHook(c, n, ac, "RWTryLock", "Lock", true)
+	case "(*sync.RWMutex).TryRLock":
+		r.methodHook(c, n, ac, "TryRLock", "Lock", true)
+	case "runtime.Gosched":
+		r.replaced = append(r.replaced, n.Fun)
+		c.Replace(r.rtCall("Gosched", r.site(ac.Lparen, "Call")))
 	case "(*sync.Cond).Wait":
 		r.methodHook(c, n, ac, "CondWait", "CondWait", true)
 	case "(*sync.Cond).Signal":

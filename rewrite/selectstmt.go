@@ -35,15 +35,18 @@ import (
 //		}
 //	}
 //
-// A select with a default case never blocks and is left as it is.
+// A select with a default case never blocks and is left as it is, but
+// for rt.Polled(site) at the start of the default case: a goroutine that
+// polls in vain yields the baton (rtlib's poll.go).
 func (r *fileRewriter) selectStmt(c *dstutil.Cursor, n *dst.SelectStmt) {
 	as, _ := r.astOf(n).(*ast.SelectStmt)
 	if as == nil {
 		return
 	}
-	for _, s := range n.Body.List {
-		if s.(*dst.CommClause).Comm == nil {
-			return // has a default case
+	for k, s := range n.Body.List {
+		if cc := s.(*dst.CommClause); cc.Comm == nil {
+			r.polled(cc, as.Body.List[k].(*ast.CommClause))
+			return
 		}
 	}
 	names := r.in.Names
@@ -211,4 +214,12 @@ func (r *fileRewriter) labeled(c *dstutil.Cursor, n *dst.LabeledStmt) {
 	}
 	block.Decs.NodeDecs = n.Decs.NodeDecs
 	c.Replace(block)
+}
+
+// polled puts rt.Polled(site) first in the default case cc of a select.
+func (r *fileRewriter) polled(cc *dst.CommClause, acc *ast.CommClause) {
+	m := &dst.ExprStmt{X: r.rtCall("Polled", r.site(acc.Case, "Select"))}
+	m.Decs.Before = dst.NewLine
+	r.origin[m] = r.pos(acc.Case)
+	cc.Body = append([]dst.Stmt{m}, cc.Body...)
 }

@@ -131,6 +131,13 @@
 // baton for that); with a limit rtlib did not see, Go runs without the
 // baton. Sleep gives the baton up, really sleeps, and queues again.
 //
+// A holder that polls (a select whose default case runs, a failed
+// TryLock or TryRLock) pollYield times in a row, or calls
+// runtime.Gosched, yields: it queues behind the tasks that are ready and
+// the baton passes on, so that the goroutine it waits for runs (poll.go).
+// A loop spinning on atomic loads passes no hook at all: the watchdog
+// takes the baton from it, as from a holder busy in uninstrumented code.
+//
 // # Quiescence and external waits
 //
 // When nobody is ready, every parked task (but Cond waiters, which only

@@ -29,6 +29,7 @@ var raceProgs = []struct {
 	{dir: "testdata/rewrite/corpus/condforeign", copy: true},
 	{dir: "testdata/rewrite/corpus/mutexhandoff", copy: true},
 	{dir: "testdata/rewrite/corpus/selectloop", copy: true},
+	{dir: "testdata/rewrite/corpus/spinpoll", copy: true},
 	{dir: "testdata/rewrite/corpus/timeafter", copy: true},
 	{dir: "testdata/rewrite/corpus/wggo", copy: true},
 	{dir: "rtlib/testdata/accuracy/handoff", copy: true},

@@ -1,5 +1,5 @@
 // Locks and condition variables: Mutex, RWMutex, Cond, a lock reached
-// through a pointer and an embedded field, TryLock (left alone), a
+// through a pointer and an embedded field, TryLock (a poll when it fails), a
 // method value of Unlock (left alone), and a Cond's Signal and Broadcast
 // as values (hooked: code rtlib does not see may call them).
 package main

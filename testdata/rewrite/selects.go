@@ -1,6 +1,7 @@
 // select: blocking selects with receives, comma-ok receives, sends with
 // computed values and constants; a labelled select left with break; a
-// select reached by goto; a select with default (left alone); the last
+// select reached by goto; a select with default (left alone but for
+// rt.Polled first in its default case); the last
 // statement of a function returning from every case; select {} is not
 // reached.
 package main

@@ -1,0 +1,87 @@
+package rtlib
+
+import (
+	"runtime"
+	"sync"
+)
+
+// Polling. A goroutine that waits by polling (a select with a default
+// case, a TryLock loop, runtime.Gosched) makes progress in Go because
+// other goroutines run beside it or preempt it. Here they wait for the
+// baton the poller holds: each of its polls fails, forever. So a holder
+// that polls in vain pollYield times in a row, or calls runtime.Gosched,
+// yields: it goes to the back of the ready queue and the baton passes
+// on, as when it blocks (its parent, if it is a child that has not given
+// up the baton yet, then the ready queue's head). Nobody ready: it goes
+// on, as a Go goroutine on an idle machine would.
+//
+// The count is of operations, not of time, so the schedule stays
+// deterministic; but it is no longer depth-first, and the serial peak is
+// that of the schedule that ran.
+
+// pollYield is how many fruitless polls in a row make a holder yield: a
+// loop that polls between units of work (select { case <-ctx.Done():
+// return; default: }) lets the others run once every pollYield units.
+const pollYield = 64
+
+// Polled is called at the start of the default case of a select: none
+// of its cases was ready.
+func Polled(site Site) {
+	t := self()
+	if t.polls++; t.polls >= pollYield {
+		yield(t)
+	}
+	beat(site) // last: see beat
+}
+
+// Gosched is runtime.Gosched: the holder yields the baton to whoever is
+// ready, then the Go scheduler runs goroutines rtlib does not control.
+func Gosched(site Site) {
+	t := self()
+	yield(t)
+	beat(site) // last: see beat
+	runtime.Gosched()
+}
+
+// TryLock is sync.Mutex.TryLock; a failure is a fruitless poll.
+func TryLock(site Site, mu *sync.Mutex) bool {
+	return tried(site, mu.TryLock())
+}
+
+// RWTryLock is sync.RWMutex.TryLock; a failure is a fruitless poll.
+func RWTryLock(site Site, mu *sync.RWMutex) bool {
+	return tried(site, mu.TryLock())
+}
+
+// TryRLock is sync.RWMutex.TryRLock; a failure is a fruitless poll.
+func TryRLock(site Site, mu *sync.RWMutex) bool {
+	return tried(site, mu.TryRLock())
+}
+
+func tried(site Site, ok bool) bool {
+	if ok {
+		beat(site) // last: see beat
+		return true
+	}
+	Polled(site)
+	return false
+}
+
+// yield passes the baton on from the holder t when someone else can run
+// (t's parent suspended for it, or a ready task), t queueing behind them.
+func yield(t *Task) {
+	t.polls = 0
+	sched.mu.Lock()
+	if cur.Load() != t || t.resumer == nil && sched.readyHead == nil {
+		sched.mu.Unlock()
+		return
+	}
+	yields++
+	pushReadyLocked(t)
+	releaseLocked(t)
+	sched.mu.Unlock()
+	waitBaton(t)
+}
+
+// yields counts the times a holder yielded (tests). sched.mu held.
+var yields int
