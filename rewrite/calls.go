@@ -29,7 +29,7 @@ var hookedCalls = map[string]bool{
 	"log.Fatal": true, "log.Fatalf": true, "log.Fatalln": true,
 	"(*log.Logger).Fatal": true, "(*log.Logger).Fatalf": true, "(*log.Logger).Fatalln": true,
 	"(*testing.T).Run": true, "(*testing.B).Run": true, "(*testing.M).Run": true,
-	"(*testing.B).RunParallel": true, "(*testing.F).Fuzz": true,
+	"(*testing.B).RunParallel": true, "(*testing.F).Fuzz": true, "(*testing.T).Parallel": true,
 }
 
 // call instruments calls: group operations, blocking operations, exits,
@@ -117,7 +117,9 @@ func (r *fileRewriter) call(c *dstutil.Cursor, n *dst.CallExpr) {
 		// without the baton, so the test functions it starts can take it.
 		tok := r.rtCall("Release", r.site(ac.Lparen, "Call"))
 		c.Replace(r.rtCall("Reacquire", tok, n))
-	case "(*testing.B).RunParallel", "(*testing.F).Fuzz":
+	case "(*testing.B).RunParallel", "(*testing.F).Fuzz", "(*testing.T).Parallel":
+		// Parallel waits until the sequential tests are done: they
+		// need the baton meanwhile.
 		r.releasedStmt(c, n, ac)
 	}
 }

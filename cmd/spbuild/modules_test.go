@@ -184,6 +184,49 @@ func TestBuiltBinarySaysWhere(t *testing.T) {
 	}
 }
 
+// TestParallelTests: tests that call t.Parallel wait for the sequential
+// ones without the baton: no watchdog warning, and every test's figures
+// are exact (a 1 s stall per test before, and the roots inexact).
+func TestParallelTests(t *testing.T) {
+	dir := writeTree(t, map[string]string{
+		"go.mod": "module example.com/par\n\ngo 1.22\n",
+		"p_test.go": `package par
+
+import "testing"
+
+var sink []byte
+
+func work(n int) { sink = make([]byte, n) }
+
+func TestA(t *testing.T) { t.Parallel(); work(1 << 20) }
+func TestB(t *testing.T) { t.Parallel(); work(1 << 20) }
+func TestC(t *testing.T) { work(1 << 20) }
+`,
+	})
+	prof := filepath.Join(t.TempDir(), "p.json")
+	stdout, stderr, code := spbuild(t, dir, t.TempDir(), "test", "-json", prof, ".", "--", "-v")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if strings.Contains(stdout+stderr, "watchdog") || strings.Contains(stdout+stderr, "spgo: warning") {
+		t.Errorf("a watchdog warning:\n%s\n%s", stdout, stderr)
+	}
+	p, err := profile.ReadFile(prof)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Roots) != 3 {
+		t.Fatalf("%d roots, want 3", len(p.Roots))
+	}
+	for _, r := range p.Roots {
+		for _, why := range r.Reasons {
+			if strings.Contains(why, "watchdog") {
+				t.Errorf("%s: %s", r.Name, why)
+			}
+		}
+	}
+}
+
 // TestTestExitStatus: spbuild test keeps go test's exit status and
 // reports the tests that ran.
 func TestTestExitStatus(t *testing.T) {

@@ -11,6 +11,7 @@ func TestMain(m *testing.M) {
 }
 
 func TestSquares(t *testing.T) {
+	t.Parallel() // waits for the sequential tests: the baton is released
 	for _, n := range []int{1, 3} {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
 			if got := Squares(make([]int, n)); len(got) != n {
