@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"runtime/metrics"
 	"slices"
+	"sync/atomic"
 	"unsafe"
 	"weak"
 
@@ -438,8 +439,7 @@ func census(c *dnode, pending int64) {
 	mem.maxSince = max(mem.maxSince, mem.since)
 	c.root.maxSince = max(c.root.maxSince, mem.since)
 	chargeUninstrumented(c)
-	runtime.GC()
-	gcBackstop()
+	collect()
 	b := barrier(c)
 	b.census = recCensus(c)
 	alone := len(mem.ran) == 0 || len(mem.ran) == 1 && mem.ran[0] == c
@@ -919,6 +919,19 @@ func orphanRoot(r *proot) {
 	clear(mem.pool[len(keep):])
 	mem.pool = keep
 }
+
+// collect runs a collection for a census. The holder waits in the Go
+// runtime meanwhile, which the watchdog must not take for a holder
+// blocked in uninstrumented code (collecting).
+func collect() {
+	collecting.Store(true)
+	runtime.GC()
+	gcBackstop()
+	collecting.Store(false)
+}
+
+// collecting is set while the holder collects (collect).
+var collecting atomic.Bool
 
 // debugCensus (SPGO_DEBUG_CENSUS) prints every census and the deaths it
 // charges late. The printing allocates: figures of a run with it are off

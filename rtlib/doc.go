@@ -222,7 +222,19 @@
 // if some task makes progress before the holder is back: a holder in
 // slow I/O while workers idle changes nothing. When the holder comes
 // back to rtlib it queues for the baton again. After a warning the run
-// is no longer serial or deterministic, and says so.
+// is no longer serial or deterministic, and says so: every root open
+// meanwhile gives the reason and no interval.
+//
+// A holder that waits in the Go runtime itself (a channel, lock or
+// network-poller read of uninstrumented code: an io.Pipe, a dependency's
+// worker hand-off) is found sooner: the watchdog also looks every 4 ms,
+// and when on two looks in a row no goroutine but itself is running or
+// runnable and none is in a system call or in C (runtime/metrics; the
+// process runs on one P), the holder is blocked, and the baton passes on
+// at once, without a warning. Not during rtlib's own collections (a
+// census), where the holder waits for the collector. Once woken, such a
+// goroutine runs beside the next holder until its next hook: the roots
+// open meanwhile say so and give no interval.
 //
 // The watchdog never takes the baton from a task that waits for it (one
 // it was given and that the Go scheduler has not run yet): that task is

@@ -153,7 +153,8 @@ type proot struct {
 
 	// The watchdog's warnings during the root: stuck.n when it began and
 	// when it ended (see stuckReason).
-	stuck0, stuck1 int64
+	stuck0, stuck1     int64
+	blocked0, blocked1 int64 // stuck.blocked likewise (blockedReason)
 
 	// The self-check: the most the process's heap can have held during
 	// the root, above what it held when the root began (runtime/metrics
@@ -296,7 +297,7 @@ func beginRoot(t *Task, site Site) {
 	} else {
 		r.name = fmt.Sprintf("root@%d", site)
 	}
-	r.stuck0 = stuck.n.Load()
+	r.stuck0, r.blocked0 = stuck.n.Load(), stuck.blocked.Load()
 	d := newDnode(r, nil, site)
 	d.direct = true
 	r.top, r.front = d, d
@@ -317,8 +318,7 @@ func beginRoot(t *Task, site Site) {
 		// on only censuses collect (gc.go).
 		gcOff()
 		growTimerHeap()
-		runtime.GC()
-		gcBackstop()
+		collect()
 		mem.on = true
 		mem.lastLarge, mem.lastSmall = readAllocs()
 		mem.hookedLarge, mem.hookedSmall, mem.own, mem.ownLarge = 0, 0, 0, 0
@@ -381,7 +381,7 @@ func finishRoot(r *proot, partial bool) {
 		return
 	}
 	r.done, r.partial = true, partial
-	r.stuck1 = stuck.n.Load()
+	r.stuck1, r.blocked1 = stuck.n.Load(), stuck.blocked.Load()
 	roots.open--
 	recEndRoot(r)
 	d := r.top
@@ -418,11 +418,13 @@ func (r *proot) build() profile.Root {
 	}
 	out.Reasons = append(out.Reasons, r.reasons...)
 	out.Reasons = append(out.Reasons, res.Inexact...)
-	if s := stuckReason(r.stuck0, r.stuck1); s != "" {
-		// Bytes charged to the wrong strand can make a figure too low
-		// as well as too high: no interval.
-		out.Reasons = append(out.Reasons, s)
-		r.unbounded = true
+	for _, s := range []string{stuckReason(r.stuck0, r.stuck1), blockedReason(r.blocked0, r.blocked1)} {
+		if s != "" {
+			// Bytes charged to the wrong strand can make a figure too
+			// low as well as too high: no interval.
+			out.Reasons = append(out.Reasons, s)
+			r.unbounded = true
+		}
 	}
 	structural := len(out.Reasons) > 0
 	if r.partial {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
+	"runtime/metrics"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -20,7 +22,9 @@ import (
 // blocked. A busy holder gets ten periods. The holder, when it comes back
 // to rtlib, queues for the baton again (identities are checked until it
 // does). Adopted goroutines (see self) get a short leash and no warning
-// while identities are checked: rtlib cannot see them leave.
+// while identities are checked: rtlib cannot see them leave. A holder
+// waiting in the Go runtime (holderWaits) loses the baton within two
+// ticks of blockTick, without a warning.
 //
 // The watchdog sleeps on a channel, without a timer, whenever there is
 // no holder or nobody waits, so that it never keeps the Go runtime from
@@ -130,6 +134,9 @@ func watchdog(timer *time.Timer) {
 		cpu0     time.Duration
 		poll     = time.Millisecond
 		pollAt   uint64
+		// blockedTicks counts the ticks in a row that found the
+		// holder waiting in the Go runtime (holderWaits).
+		blockedTicks int
 	)
 	for {
 		sched.mu.Lock()
@@ -175,7 +182,7 @@ func watchdog(timer *time.Timer) {
 		}
 		sched.mu.Unlock()
 
-		sleep(timer, limit/4)
+		sleep(timer, min(limit/4, blockTick))
 		s := Site(hb.Swap(0))
 		now := time.Now()
 		sched.mu.Lock()
@@ -191,12 +198,31 @@ func watchdog(timer *time.Timer) {
 			}
 			holder, switches, since = h, sched.switches, now
 			cpu0 = cpuTime()
+			blockedTicks = 0
 			sched.mu.Unlock()
 			continue
 		}
 		idle := now.Sub(since)
 		ready := h != nil && (sched.nready > 0 || h.resumer != nil)
 		parked := h != nil && sched.nparked > 0
+		if (ready || parked) && !sched.flushing && !collecting.Load() && holderWaits() {
+			// Blocked in the Go runtime (a channel, lock or I/O of
+			// uninstrumented code: io.Pipe, a dependency's worker):
+			// on the second tick in a row, pass the baton on at once,
+			// without a warning. (A single tick could catch a holder
+			// that waits a moment for a lock of rtlib's.)
+			if blockedTicks++; blockedTicks >= 2 {
+				blockedTicks = 0
+				noteBlocked(site)
+				stealLocked(h)
+				syncAttnLocked()
+				sched.mu.Unlock()
+				holder = nil
+				continue
+			}
+		} else {
+			blockedTicks = 0
+		}
 		switch {
 		case !ready && !parked, sched.flushing, idle < limit:
 			sched.mu.Unlock()
@@ -268,12 +294,59 @@ func warn(site Site, idle time.Duration) {
 	stuck.n.Add(1)
 }
 
+// blockTick is how often the watchdog looks at a holder that others
+// wait for: a holder blocked in the Go runtime is found within two ticks.
+const blockTick = 4 * time.Millisecond
+
+// wdSamples are the watchdog's own runtime/metrics readings (holderWaits).
+var wdSamples = []metrics.Sample{
+	{Name: "/sched/goroutines/running:goroutines"},
+	{Name: "/sched/goroutines/runnable:goroutines"},
+	{Name: "/sched/goroutines/not-in-go:goroutines"},
+}
+
+// holderWaits reports whether the holder waits in the Go runtime: the
+// process runs on one P, and no goroutine but the watchdog is running or
+// runnable, and none is in a system call or in C (where a holder may be
+// busy). A holder computing is running or, preempted for the watchdog,
+// runnable. Only the watchdog calls it.
+func holderWaits() bool {
+	metrics.Read(wdSamples)
+	for _, s := range wdSamples {
+		if s.Value.Kind() != metrics.KindUint64 {
+			return false // an older runtime: the period's rule alone
+		}
+	}
+	running, runnable, out := wdSamples[0].Value.Uint64(), wdSamples[1].Value.Uint64(), wdSamples[2].Value.Uint64()
+	return running+runnable <= 1 && out == 0 && runtime.GOMAXPROCS(0) == 1
+}
+
+// noteBlocked records that the watchdog passed the baton on from a
+// holder blocked in the Go runtime after site (see stuckReason).
+func noteBlocked(site Site) {
+	where := "no instrumented operation yet"
+	if r, ok := Lookup(site); ok {
+		where = fmt.Sprintf("after %s:%d in %s", r.File, r.Line, r.Func)
+	}
+	warnMu.Lock()
+	if len(stuck.blockedWhat) < maxStuck {
+		stuck.blockedWhat = append(stuck.blockedWhat, where)
+	}
+	warnMu.Unlock()
+	stuck.blocked.Add(1)
+}
+
 // stuck records the watchdog's warnings, so that the roots open meanwhile
 // say that their run was not serial (stuckReason). what (warnMu held)
 // keeps the first maxStuck warnings' details.
 var stuck struct {
 	n    atomic.Int64
 	what []string
+
+	// The holders blocked in the Go runtime that the baton left
+	// quietly (noteBlocked), and the first maxStuck places.
+	blocked     atomic.Int64
+	blockedWhat []string
 }
 
 const maxStuck = 64
@@ -291,4 +364,19 @@ func stuckReason(from, to int64) string {
 	}
 	warnMu.Unlock()
 	return fmt.Sprintf("the watchdog took the baton %d time(s) from a goroutine stuck in uninstrumented code%s: goroutines ran at once from then on, so the run was neither serial nor deterministic, and what they allocated meanwhile may be charged to the wrong strand", to-from, first)
+}
+
+// blockedReason is the reason a root gives for the blocked holders number
+// from to to (excluded) of the run, "" if there were none.
+func blockedReason(from, to int64) string {
+	if to <= from {
+		return ""
+	}
+	warnMu.Lock()
+	first := ""
+	if from < int64(len(stuck.blockedWhat)) {
+		first = " (the first " + stuck.blockedWhat[from] + ")"
+	}
+	warnMu.Unlock()
+	return fmt.Sprintf("a goroutine blocked in uninstrumented code %d time(s)%s, on a channel, lock or I/O that rtlib does not see: the baton went on without it, and once woken it ran beside the holder until its next instrumented operation, so what it allocated then may be charged to another strand", to-from, first)
 }

@@ -28,6 +28,7 @@ var raceProgs = []struct {
 	{dir: "testdata/rewrite/corpus/closechan", copy: true},
 	{dir: "testdata/rewrite/corpus/condforeign", copy: true},
 	{dir: "testdata/rewrite/corpus/mutexhandoff", copy: true},
+	{dir: "testdata/rewrite/corpus/pipeio", copy: true},
 	{dir: "testdata/rewrite/corpus/selectloop", copy: true},
 	{dir: "testdata/rewrite/corpus/spinpoll", copy: true},
 	{dir: "testdata/rewrite/corpus/timeafter", copy: true},
