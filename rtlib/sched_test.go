@@ -370,16 +370,7 @@ func TestWatchdog(t *testing.T) {
 			period := 500 * time.Millisecond
 			old := wdPeriod.Swap(int64(period))
 			defer wdPeriod.Store(old)
-			var buf syncBuffer
-			warnMu.Lock()
-			oldOut := warnOut
-			warnOut = &buf
-			warnMu.Unlock()
-			defer func() {
-				warnMu.Lock()
-				warnOut = oldOut
-				warnMu.Unlock()
-			}()
+			buf := captureWarnings(t)
 			back := make(chan struct{})
 			var out recorder
 			inRoot(func() {
@@ -446,6 +437,22 @@ func osPipe(t *testing.T) (read, write func()) {
 		}
 }
 
+// captureWarnings sends the watchdog's warnings to a buffer until the
+// test ends.
+func captureWarnings(t *testing.T) *syncBuffer {
+	buf := new(syncBuffer)
+	warnMu.Lock()
+	old := warnOut
+	warnOut = buf
+	warnMu.Unlock()
+	t.Cleanup(func() {
+		warnMu.Lock()
+		warnOut = old
+		warnMu.Unlock()
+	})
+	return buf
+}
+
 // plainSend is uninstrumented code (a dependency) that sends on a
 // channel.
 func plainSend(ch chan<- int, v int) { ch <- v }
@@ -459,16 +466,7 @@ func plainSend(ch chan<- int, v int) { ch <- v }
 func TestWatchdogParked(t *testing.T) {
 	old := wdPeriod.Swap(int64(100 * time.Millisecond))
 	defer wdPeriod.Store(old)
-	var buf syncBuffer
-	warnMu.Lock()
-	oldOut := warnOut
-	warnOut = &buf
-	warnMu.Unlock()
-	defer func() {
-		warnMu.Lock()
-		warnOut = oldOut
-		warnMu.Unlock()
-	}()
+	buf := captureWarnings(t)
 	var out recorder
 	inRoot(func() {
 		ch := make(chan int)
@@ -506,16 +504,7 @@ func TestWatchdogParked(t *testing.T) {
 func TestWatchdogQuiet(t *testing.T) {
 	old := wdPeriod.Swap(int64(50 * time.Millisecond))
 	defer wdPeriod.Store(old)
-	var buf syncBuffer
-	warnMu.Lock()
-	oldOut := warnOut
-	warnOut = &buf
-	warnMu.Unlock()
-	defer func() {
-		warnMu.Lock()
-		warnOut = oldOut
-		warnMu.Unlock()
-	}()
+	buf := captureWarnings(t)
 	r, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
@@ -586,16 +575,7 @@ func TestNoWatchdogWarning(t *testing.T) {
 	}
 	old := wdPeriod.Swap(int64(50 * time.Millisecond))
 	defer wdPeriod.Store(old)
-	var buf syncBuffer
-	warnMu.Lock()
-	oldOut := warnOut
-	warnOut = &buf
-	warnMu.Unlock()
-	defer func() {
-		warnMu.Lock()
-		warnOut = oldOut
-		warnMu.Unlock()
-	}()
+	buf := captureWarnings(t)
 	inRoot(func() {
 		spawn(func() {
 			x := uint64(1)

@@ -357,13 +357,7 @@ func stuckReason(from, to int64) string {
 	if to <= from {
 		return ""
 	}
-	warnMu.Lock()
-	first := ""
-	if from < int64(len(stuck.what)) {
-		first = " (the first: stuck for " + stuck.what[from] + ")"
-	}
-	warnMu.Unlock()
-	return fmt.Sprintf("the watchdog took the baton %d time(s) from a goroutine stuck in uninstrumented code%s: goroutines ran at once from then on, so the run was neither serial nor deterministic, and what they allocated meanwhile may be charged to the wrong strand", to-from, first)
+	return fmt.Sprintf("the watchdog took the baton %d time(s) from a goroutine stuck in uninstrumented code%s: goroutines ran at once from then on, so the run was neither serial nor deterministic, and what they allocated meanwhile may be charged to the wrong strand", to-from, firstEvent(&stuck.what, from, " (the first: stuck for %s)"))
 }
 
 // blockedReason is the reason a root gives for the blocked holders number
@@ -372,11 +366,16 @@ func blockedReason(from, to int64) string {
 	if to <= from {
 		return ""
 	}
+	return fmt.Sprintf("a goroutine blocked in uninstrumented code %d time(s)%s, on a channel, lock or I/O that rtlib does not see: the baton went on without it, and once woken it ran beside the holder until its next instrumented operation, so what it allocated then may be charged to another strand", to-from, firstEvent(&stuck.blockedWhat, from, " (the first %s)"))
+}
+
+// firstEvent formats event number from of what (kept under warnMu), ""
+// if it was not kept.
+func firstEvent(what *[]string, from int64, format string) string {
 	warnMu.Lock()
-	first := ""
-	if from < int64(len(stuck.blockedWhat)) {
-		first = " (the first " + stuck.blockedWhat[from] + ")"
+	defer warnMu.Unlock()
+	if from >= int64(len(*what)) {
+		return ""
 	}
-	warnMu.Unlock()
-	return fmt.Sprintf("a goroutine blocked in uninstrumented code %d time(s)%s, on a channel, lock or I/O that rtlib does not see: the baton went on without it, and once woken it ran beside the holder until its next instrumented operation, so what it allocated then may be charged to another strand", to-from, first)
+	return fmt.Sprintf(format, (*what)[from])
 }
