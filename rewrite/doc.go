@@ -44,6 +44,11 @@
 // (cgo.go); a cgo file that does not type-check so is left as it is,
 // with a warning.
 //
+// The non-test files of a package whose API rtlib implements
+// (golang.org/x/sync/errgroup, when its own module is the one rewritten)
+// are left as they are: the calls into it are hooked, and instrumenting
+// its goroutines and channels as well would run each task twice.
+//
 // Not instrumented (rtlib accounts for their memory, charged to the last
 // external call marked or the last hook passed rather than to their own
 // line): interface conversions, closures, map growth, appends and string

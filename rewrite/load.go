@@ -121,7 +121,7 @@ func Packages(ctx context.Context, cfg Config, patterns ...string) (*Result, err
 	done := map[string]bool{}
 	instrumented := map[string]bool{}
 	for _, p := range pkgs {
-		if !isTestMain(p) && p.Types != nil {
+		if !isTestMain(p) && p.Types != nil && !modelled[p.Types.Path()] {
 			instrumented[p.Types.Path()] = true
 		}
 	}
@@ -143,6 +143,12 @@ func Packages(ctx context.Context, cfg Config, patterns ...string) (*Result, err
 		for _, f := range p.Syntax {
 			name := p.Fset.File(f.Pos()).Name()
 			if done[name] || !isGoSource(name, p) {
+				continue
+			}
+			if p.Types != nil && modelled[p.Types.Path()] && !strings.HasSuffix(name, "_test.go") {
+				// Its callers' calls are hooked; instrumenting its own
+				// goroutines and channels too would run each task twice.
+				done[name] = true
 				continue
 			}
 			done[name] = true
@@ -183,6 +189,11 @@ func Packages(ctx context.Context, cfg Config, patterns ...string) (*Result, err
 	})
 	return out, nil
 }
+
+// modelled are the packages whose API rtlib implements itself (hooks at
+// the call sites, hookedCalls): in a run that rewrites them (x/sync's
+// own module), only their test files are instrumented.
+var modelled = map[string]bool{"golang.org/x/sync/errgroup": true}
 
 // isTestMain reports whether p is the main package go test generates.
 func isTestMain(p *packages.Package) bool {

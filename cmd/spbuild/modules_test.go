@@ -227,6 +227,107 @@ func TestC(t *testing.T) { work(1 << 20) }
 	}
 }
 
+// TestModelledPackage: in the module of a package whose API rtlib
+// implements (golang.org/x/sync/errgroup: here a small stand-in with the
+// same method set), spbuild test instruments the package's tests but not
+// the package: instrumenting both ran each task twice and lost the baton
+// (x/sync's TestGoLimit hung in rtlib.waitBaton).
+func TestModelledPackage(t *testing.T) {
+	dir := writeTree(t, map[string]string{
+		"go.mod": "module golang.org/x/sync\n\ngo 1.22\n",
+		"errgroup/errgroup.go": `// Package errgroup is a stand-in for x/sync's, with its method set.
+package errgroup
+
+import "sync"
+
+type Group struct {
+	wg  sync.WaitGroup
+	sem chan struct{}
+	mu  sync.Mutex
+	err error
+}
+
+func (g *Group) SetLimit(n int) { g.sem = make(chan struct{}, n) }
+
+func (g *Group) Go(f func() error) {
+	if g.sem != nil {
+		g.sem <- struct{}{}
+	}
+	g.wg.Add(1)
+	go func() {
+		defer g.wg.Done()
+		if err := f(); err != nil {
+			g.mu.Lock()
+			if g.err == nil {
+				g.err = err
+			}
+			g.mu.Unlock()
+		}
+		if g.sem != nil {
+			<-g.sem
+		}
+	}()
+}
+
+func (g *Group) TryGo(f func() error) bool { g.Go(f); return true }
+
+func (g *Group) Wait() error { g.wg.Wait(); return g.err }
+`,
+		"errgroup/limit_test.go": `package errgroup_test
+
+import (
+	"testing"
+
+	"golang.org/x/sync/errgroup"
+)
+
+// scratch is a task's work on a buffer of n bytes (on the heap: its size
+// is not a constant), dropped when it returns.
+func scratch(n int) int {
+	b := make([]byte, n)
+	b[n-1] = 1
+	return len(b) - 1 + int(b[n-1])
+}
+
+func TestGoLimit(t *testing.T) {
+	var g errgroup.Group
+	g.SetLimit(2)
+	lens := make([]int, 8)
+	for i := range lens {
+		g.Go(func() error { lens[i] = scratch(1 << 17); return nil })
+	}
+	if err := g.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	for i, n := range lens {
+		if n != 1<<17 {
+			t.Errorf("task %d did not run", i)
+		}
+	}
+}
+`,
+	})
+	prof := filepath.Join(t.TempDir(), "p.json")
+	stdout, stderr, code := spbuild(t, dir, t.TempDir(), "test", "-json", prof, "./errgroup")
+	if code != 0 || strings.Contains(stderr, "spgo: warning") {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	p, err := profile.ReadFile(prof)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Roots) != 1 {
+		t.Fatalf("%d roots, want 1", len(p.Roots))
+	}
+	// Two 128 KiB buffers at once at most: the limit is modelled.
+	r := p.Roots[0]
+	m1, _ := r.MHWMAt(1)
+	m64, _ := r.MHWMAt(64)
+	if m1 < 1<<17 || m1 > 1<<17+64<<10 || m64 < 2<<17 || m64 > 2<<17+64<<10 {
+		t.Errorf("MHWM_1 = %d, MHWM_64 = %d, want about one and two tasks' buffers (%d, %d)", m1, m64, 1<<17, 2<<17)
+	}
+}
+
 // TestTestExitStatus: spbuild test keeps go test's exit status and
 // reports the tests that ran.
 func TestTestExitStatus(t *testing.T) {
