@@ -15,7 +15,11 @@
 // of its own (vendor.go). The user's tree, go.mod, go.sum and
 // go.work are only read: the go commands that list and analyse the
 // packages get a -modfile too (a private copy of go.mod), so that
-// -mod=mod, as a flag or in GOFLAGS, edits copies only.
+// -mod=mod, as a flag or in GOFLAGS, edits copies only. A package that
+// -instrument names in a module of the module cache, whose files the go
+// command lets no overlay replace, is instrumented in a copy of its
+// module that the entry holds (deps/<path>@<version>), and the generated
+// go.mod or go.work replaces the module by the copy (deps.go).
 //
 // Prepared entries are cached by a hash of everything the rewrite depends
 // on (the instrumented packages' files, go.mod and go.sum, the toolchain,

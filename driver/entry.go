@@ -128,13 +128,19 @@ func (j *job) buildEntry(ctx context.Context, pkgs []listPkg, st sourceState, p 
 		return err
 	}
 	vendored := ""
+	var deps []depModule
 	if j.m.Vendor && j.m.injected() {
 		vendored = j.m.vendorDir()
+	} else if j.m.injected() {
+		deps = cacheDeps(pkgs, j.ge.GOMODCACHE, final)
+		if err := copyDeps(deps, tmp, final); err != nil {
+			return err
+		}
 	}
-	if err := relocateOverlay(filepath.Join(tmp, "overlay"), final, vendored); err != nil {
+	if err := relocateOverlay(filepath.Join(tmp, "overlay"), final, vendored, deps); err != nil {
 		return err
 	}
-	if err := writeModFiles(j.cache, tmp, j.m); err != nil {
+	if err := writeModFiles(j.cache, tmp, j.m, deps); err != nil {
 		return err
 	}
 	if err := st.unchanged(); err != nil {
@@ -205,8 +211,9 @@ func commitEntry(tmp, final string) (won bool, err error) {
 // directory. A build from vendor/ reads the vendored packages through
 // the entry's own vendor directory (writeVendor): the instrumented files
 // under the user's vendor directory vendored ("" if none) are replaced
-// under the entry's too.
-func relocateOverlay(dir, final, vendored string) error {
+// under the entry's too, and those of the module cache in the entry's
+// copies of their modules (deps).
+func relocateOverlay(dir, final, vendored string, deps []depModule) error {
 	file := filepath.Join(dir, "overlay.json")
 	data, err := os.ReadFile(file)
 	if err != nil {
@@ -218,6 +225,10 @@ func relocateOverlay(dir, final, vendored string) error {
 	}
 	for k, v := range ov.Replace {
 		repl := filepath.Join(final, "overlay", filepath.Base(v))
+		if to := relocated(deps, k); to != k {
+			delete(ov.Replace, k)
+			k = to
+		}
 		ov.Replace[k] = repl
 		if rel, err := filepath.Rel(vendored, k); vendored != "" && err == nil && filepath.IsLocal(rel) {
 			ov.Replace[filepath.Join(final, "vendor", rel)] = repl
@@ -233,8 +244,9 @@ func relocateOverlay(dir, final, vendored string) error {
 // writeModFiles writes into an entry's directory the files that select
 // the instrumented build: a go.mod that adds the runtime, or a go.work
 // in a workspace and for a build from vendor/ (with its vendor
-// directory), or for spgo's own module a copy of its go.mod.
-func writeModFiles(cache, dir string, m *module) error {
+// directory), or for spgo's own module a copy of its go.mod. Modules of
+// deps are replaced by their copies.
+func writeModFiles(cache, dir string, m *module, deps []depModule) error {
 	if !m.injected() {
 		if m.Work != "" {
 			return nil
@@ -255,14 +267,14 @@ func writeModFiles(cache, dir string, m *module) error {
 	}
 	switch {
 	case m.Vendor:
-		if _, err := m.genWorkFile(dir, rt); err != nil {
+		if _, err := m.genWorkFile(dir, rt, nil); err != nil {
 			return err
 		}
 		return m.writeVendor(dir)
 	case m.Work != "":
-		_, err = m.genWorkFile(dir, rt)
+		_, err = m.genWorkFile(dir, rt, deps)
 	default:
-		_, err = m.genModFile(dir, rt)
+		_, err = m.genModFile(dir, rt, deps)
 	}
 	return err
 }

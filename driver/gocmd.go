@@ -19,12 +19,12 @@ const MinGo = "go1.25"
 
 // goEnv is what spbuild needs to know of the go command's environment.
 type goEnv struct {
-	GOVERSION, GOMOD, GOWORK, GOFLAGS, GOOS, GOARCH, CGO_ENABLED, GOEXPERIMENT, GOTOOLCHAIN string
+	GOVERSION, GOMOD, GOWORK, GOFLAGS, GOOS, GOARCH, CGO_ENABLED, GOEXPERIMENT, GOTOOLCHAIN, GOMODCACHE string
 }
 
 // readGoEnv runs `go env -json` in dir.
 func readGoEnv(ctx context.Context, dir string, env []string) (*goEnv, error) {
-	out, err := goOutput(ctx, dir, env, "env", "-json", "GOVERSION", "GOMOD", "GOWORK", "GOFLAGS", "GOOS", "GOARCH", "CGO_ENABLED", "GOEXPERIMENT", "GOTOOLCHAIN")
+	out, err := goOutput(ctx, dir, env, "env", "-json", "GOVERSION", "GOMOD", "GOWORK", "GOFLAGS", "GOOS", "GOARCH", "CGO_ENABLED", "GOEXPERIMENT", "GOTOOLCHAIN", "GOMODCACHE")
 	if err != nil {
 		return nil, err
 	}

@@ -70,7 +70,7 @@ func (m *module) injected() bool { return m.Path != RuntimeModule }
 // runtime and replaces it by rtDir, with go.sum beside it; it returns the
 // -modfile path. Relative replacement directories are made absolute (the
 // copy lives elsewhere).
-func (m *module) genModFile(dir, rtDir string) (string, error) {
+func (m *module) genModFile(dir, rtDir string, deps []depModule) (string, error) {
 	data, err := os.ReadFile(m.GoMod)
 	if err != nil {
 		return "", fmt.Errorf("read go.mod: %w", err)
@@ -80,6 +80,9 @@ func (m *module) genModFile(dir, rtDir string) (string, error) {
 		return "", fmt.Errorf("parse %s: %w", m.GoMod, err)
 	}
 	if err := addRuntime(f, m.Root, rtDir); err != nil {
+		return "", err
+	}
+	if err := replaceDeps(deps, f.AddReplace); err != nil {
 		return "", err
 	}
 	out, err := f.Format()
@@ -157,7 +160,7 @@ func addRuntime(f *modfile.File, root, rtDir string) error {
 // rtDir. Its directories are absolute, but for a build from vendor/ its
 // replacements' are relative to dir as the vendor directory's
 // modules.txt has them (writeVendor).
-func (m *module) genWorkFile(dir, rtDir string) (string, error) {
+func (m *module) genWorkFile(dir, rtDir string, deps []depModule) (string, error) {
 	f, wdir, err := m.workFile()
 	if err != nil {
 		return "", err
@@ -185,6 +188,9 @@ func (m *module) genWorkFile(dir, rtDir string) (string, error) {
 	}
 	if err := f.AddUse(rtDir, RuntimeModule); err != nil {
 		return "", fmt.Errorf("edit go.work: %w", err)
+	}
+	if err := replaceDeps(deps, f.AddReplace); err != nil {
+		return "", err
 	}
 	f.Cleanup()
 	workPath := filepath.Join(dir, "go.work")

@@ -88,8 +88,8 @@ type listPkg struct {
 	ForTest    string
 	DepOnly    bool
 	Module     *struct {
-		Path, Dir string
-		Main      bool
+		Path, Version, Dir string
+		Main               bool
 	}
 	GoFiles      []string
 	CgoFiles     []string

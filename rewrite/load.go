@@ -119,6 +119,7 @@ func Packages(ctx context.Context, cfg Config, patterns ...string) (*Result, err
 		out.Warnings = append(out.Warnings, lost...)
 	}
 	done := map[string]bool{}
+	warned := map[string]bool{} // modelled packages
 	instrumented := map[string]bool{}
 	for _, p := range pkgs {
 		if !isTestMain(p) && p.Types != nil && !modelled[p.Types.Path()] {
@@ -149,6 +150,10 @@ func Packages(ctx context.Context, cfg Config, patterns ...string) (*Result, err
 				// Its callers' calls are hooked; instrumenting its own
 				// goroutines and channels too would run each task twice.
 				done[name] = true
+				if !warned[p.Types.Path()] {
+					warned[p.Types.Path()] = true
+					out.Warnings = append(out.Warnings, Warning{Pos: token.Position{Filename: name}, Reason: p.Types.Path() + " not instrumented: rtlib implements its API, at the calls into it (only its tests are instrumented)"})
+				}
 				continue
 			}
 			done[name] = true

@@ -328,6 +328,60 @@ func TestGoLimit(t *testing.T) {
 	}
 }
 
+// TestInstrumentFromModuleCache: -instrument names a package of a module
+// in the module cache, which the go command's overlays may not replace:
+// spbuild instruments a copy of the module (its semaphore's mutex shows
+// in the figures' reasons), and neither the tree nor the cache changes.
+func TestInstrumentFromModuleCache(t *testing.T) {
+	dir := writeTree(t, map[string]string{
+		"go.mod": "module example.com/sem\n\ngo 1.25.0\n\nrequire golang.org/x/sync v0.22.0\n",
+		"go.sum": xsyncSum,
+		"sem_test.go": `package sem
+
+import (
+	"context"
+	"sync"
+	"testing"
+
+	"golang.org/x/sync/semaphore"
+)
+
+func TestSem(t *testing.T) {
+	sem := semaphore.NewWeighted(2)
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := sem.Acquire(context.Background(), 1); err != nil {
+				t.Error(err)
+				return
+			}
+			sem.Release(1)
+		}()
+	}
+	wg.Wait()
+}
+`,
+	})
+	before := treeHash(t, dir)
+	prof := filepath.Join(t.TempDir(), "p.json")
+	stdout, stderr, code := spbuild(t, dir, t.TempDir(), "test", "-instrument", "golang.org/x/sync/semaphore", "-json", prof, ".")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	p, err := profile.ReadFile(prof)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Roots) != 1 || !strings.Contains(strings.Join(p.Roots[0].Reasons, "\n"), "semaphore/semaphore.go") {
+		t.Errorf("semaphore not instrumented: %+v", p.Roots)
+	}
+	if treeHash(t, dir) != before {
+		t.Error("the tree changed")
+	}
+}
+
 // TestTestExitStatus: spbuild test keeps go test's exit status and
 // reports the tests that ran.
 func TestTestExitStatus(t *testing.T) {

@@ -26,6 +26,35 @@ func main() {
 }
 `
 
+// semMain uses golang.org/x/sync/semaphore beside errgroup.
+const semMain = `package main
+
+import (
+	"context"
+	"fmt"
+
+	"golang.org/x/sync/errgroup"
+	"golang.org/x/sync/semaphore"
+)
+
+func main() {
+	sem := semaphore.NewWeighted(2)
+	var g errgroup.Group
+	n := make([]int, 3)
+	for i := range n {
+		g.Go(func() error {
+			if err := sem.Acquire(context.Background(), 1); err != nil {
+				return err
+			}
+			defer sem.Release(1)
+			n[i] = i + 1
+			return nil
+		})
+	}
+	fmt.Println(n, g.Wait())
+}
+`
+
 // depMain uses example.com/dep, a local module.
 const depMain = `package main
 
@@ -81,10 +110,10 @@ func TestVendor(t *testing.T) {
 			"go.sum":  xsyncSum,
 			"main.go": errgroupMain,
 		}},
-		{name: "vendored package instrumented", vendor: []string{"mod", "vendor"}, flags: []string{"-instrument", "golang.org/x/sync/errgroup"}, want: "vendor/golang.org/x/sync/errgroup/errgroup.go:", files: map[string]string{
+		{name: "vendored package instrumented", vendor: []string{"mod", "vendor"}, flags: []string{"-instrument", "golang.org/x/sync/semaphore"}, want: "vendor/golang.org/x/sync/semaphore/semaphore.go:", files: map[string]string{
 			"go.mod":  "module example.com/v\n\ngo 1.25.0\n\nrequire golang.org/x/sync v0.22.0\n",
 			"go.sum":  xsyncSum,
-			"main.go": errgroupMain,
+			"main.go": semMain,
 		}},
 		{name: "local replacement, go 1.16", vendor: []string{"mod", "vendor"}, files: with(depFiles, map[string]string{
 			"go.mod":  "module example.com/old\n\ngo 1.16\n\nrequire example.com/dep v0.0.0\n\nreplace example.com/dep => ./dep\n",
