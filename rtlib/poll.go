@@ -6,14 +6,16 @@ import (
 )
 
 // Polling. A goroutine that waits by polling (a select with a default
-// case, a TryLock loop, runtime.Gosched) makes progress in Go because
-// other goroutines run beside it or preempt it. Here they wait for the
-// baton the poller holds: each of its polls fails, forever. So a holder
+// case, a TryLock loop, runtime.Gosched, a loop of locks and unlocks)
+// makes progress in Go because other goroutines run beside it or preempt
+// it. Here they wait for the baton the poller holds: each of its polls
+// fails, forever. So a holder
 // that polls in vain pollYield times in a row, or calls runtime.Gosched,
 // yields: it goes to the back of the ready queue and the baton passes
 // on, as when it blocks (its parent, if it is a child that has not given
-// up the baton yet, then the ready queue's head). Nobody ready: it goes
-// on, as a Go goroutine on an idle machine would.
+// up the baton yet, then the ready queue's head); so does one that takes
+// lockSlice locks without blocking. Nobody ready: it goes on, as a Go
+// goroutine on an idle machine would.
 //
 // The count is of operations, not of time, so the schedule stays
 // deterministic; but it is no longer depth-first, and the serial peak is
@@ -23,6 +25,23 @@ import (
 // loop that polls between units of work (select { case <-ctx.Done():
 // return; default: }) lets the others run once every pollYield units.
 const pollYield = 64
+
+// lockSlice is how many locks a holder takes without giving the baton up
+// before it yields: a loop whose polls succeed (for sem.TryAcquire(1) {
+// sem.Release(1) }, each a lock and an unlock inside) waits, in Go, for
+// another goroutine to change what it polls, and that one needs the
+// baton. Far more than a loop that does real work between locks takes
+// before it blocks in the usual program.
+const lockSlice = 1024
+
+// sliced counts a lock the holder t is about to take, and yields the
+// baton (before taking it) every lockSlice of them.
+func sliced(t *Task) {
+	if t.locks++; t.locks >= lockSlice {
+		t.locks = 0
+		yield(t)
+	}
+}
 
 // Polled is called at the start of the default case of a select: none
 // of its cases was ready.

@@ -7,10 +7,13 @@ import (
 	"testing"
 )
 
+// other is a lock only the pollers of TestPollYields take.
+var other sync.Mutex
+
 // TestPollYields: a child that polls for what its parent has not done
 // yet yields the baton after pollYield fruitless polls (select default,
-// TryLock) or at once (Gosched), the parent runs, and the child sees it
-// done: the same output in the same order every time.
+// TryLock), lockSlice locks, or at once (Gosched), the parent runs, and
+// the child sees it done: the same output in the same order every time.
 func TestPollYields(t *testing.T) {
 	polls := []struct {
 		name string
@@ -26,6 +29,11 @@ func TestPollYields(t *testing.T) {
 			return false
 		}, pollYield},
 		{"Gosched", func(*sync.Mutex) bool { Gosched(sCall); return false }, 1},
+		{"locks that succeed", func(*sync.Mutex) bool {
+			Lock(sLock, &other)
+			Unlock(&other)
+			return false
+		}, lockSlice},
 	}
 	for _, p := range polls {
 		t.Run(p.name, func(t *testing.T) {

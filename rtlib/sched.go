@@ -286,7 +286,7 @@ func giveLocked(t *Task) {
 // and t comes back for the baton, as from uninstrumented code: nothing
 // else would ever give it back.
 func waitBaton(t *Task) {
-	t.polls = 0
+	t.polls, t.locks = 0, 0
 	t.inWait.Store(true)
 	back := false
 	for cur.Load() != t {

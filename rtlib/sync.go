@@ -17,6 +17,7 @@ import (
 // Lock is sync.Mutex.Lock.
 func Lock(site Site, mu *sync.Mutex) {
 	t := self()
+	sliced(t)
 	commOp(site, "a mutex")
 	for !mu.TryLock() {
 		parkOn(t, unsafe.Pointer(mu), wkMutex, pkLock)
@@ -55,6 +56,7 @@ func unlocked(key unsafe.Pointer, kind wkind, all bool) {
 // RWLock is sync.RWMutex.Lock.
 func RWLock(site Site, mu *sync.RWMutex) {
 	t := self()
+	sliced(t)
 	commOp(site, "a mutex")
 	for !mu.TryLock() {
 		parkOn(t, unsafe.Pointer(mu), wkRWW, pkLock)
@@ -75,6 +77,7 @@ func RWUnlock(mu *sync.RWMutex) {
 // RLock is sync.RWMutex.RLock.
 func RLock(site Site, mu *sync.RWMutex) {
 	t := self()
+	sliced(t)
 	commOp(site, "a mutex")
 	for !mu.TryRLock() {
 		parkOn(t, unsafe.Pointer(mu), wkRWR, pkLock)

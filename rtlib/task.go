@@ -31,6 +31,7 @@ type Task struct {
 	inWait  atomic.Bool   // in waitBaton or settle: the watchdog leaves it the baton
 	failed  bool          // an errgroup task whose function returned an error
 	polls   int           // fruitless polls since it last gave up the baton (poll.go)
+	locks   int           // locks taken since it last gave up the baton (poll.go)
 
 	rnext *Task // ready queue
 

@@ -8,6 +8,8 @@
 //   - a TryLock loop on a mutex the spawner still holds;
 //   - an RWMutex TryRLock loop while the spawner holds the write lock;
 //   - a runtime.Gosched loop on an atomic flag the spawner sets later;
+//   - a loop of locks that succeed, reading a flag the spawner sets
+//     under the lock later;
 //   - a worker that polls a done channel between units of work, beside
 //     siblings;
 //   - every poll ends, and the output is the same as the original's.
@@ -78,6 +80,28 @@ func main() {
 		fmt.Println("Gosched polled until the flag was set")
 	}()
 	ready.Store(true)
+	wg.Wait()
+
+	var state struct {
+		sync.Mutex
+		set bool
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			state.Lock()
+			set := state.set
+			state.Unlock()
+			if set {
+				break
+			}
+		}
+		fmt.Println("locks polled until the flag was set")
+	}()
+	state.Lock()
+	state.set = true
+	state.Unlock()
 	wg.Wait()
 
 	done := make(chan struct{})
