@@ -124,6 +124,7 @@ var mem struct {
 	baseline  int64    // live bytes at the first census not otherwise known
 	based     bool
 	inCensus  bool
+	beginning bool   // the census that opens a root (beginRoot)
 	marks     uint32 // external-call markers passed (At)
 	fresh     *dnode // a census ran in it right before a strand boundary
 
@@ -453,8 +454,12 @@ func census(c *dnode, pending int64) {
 	// census lag counts those bytes). runtime/metrics cannot say which
 	// task made them: between collections it counts a size class's
 	// small objects only when their span leaves an allocation cache.
-	lag := chargeSmall(c)
-	if !alone {
+	var lag int64
+	if mem.beginning {
+		// The census that opens a root: what was allocated before it
+		// (between two tests, by the testing package) is no one's.
+		chargeSmall(nil)
+	} else if lag = chargeSmall(c); !alone {
 		c.root.lagged += lag
 	}
 	metrics.Read(mem.samples[2:])

@@ -334,7 +334,11 @@ func beginRoot(t *Task, site Site) {
 	mem.holder = d
 	noteRan(d)
 	if cfg.census != censusOff {
-		census(d, 0) // a clean start: garbage of earlier roots is not this one's
+		// A clean start: garbage of earlier roots, and what was
+		// allocated between them, is not this one's.
+		mem.beginning = true
+		census(d, 0)
+		mem.beginning = false
 	}
 }
 
