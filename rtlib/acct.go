@@ -670,8 +670,9 @@ func where(c, dn *dnode, ep int64) (now bool, s *scope, depth int32) {
 	}
 	// Walk c up to dn's depth, remembering the branch.
 	x, bc := c, (*dnode)(nil)
-	for x.depth > dn.depth {
-		bc, x = x, x.parent
+	if x.depth > dn.depth {
+		bc = ancestorAt(x, dn.depth+1)
+		x = bc.parent
 	}
 	if x == dn {
 		if ep < bc.forkEp {
@@ -680,12 +681,13 @@ func where(c, dn *dnode, ep int64) (now bool, s *scope, depth int32) {
 		return false, bc.pscope, dn.depth
 	}
 	y, bq := dn, (*dnode)(nil)
-	for y.depth > x.depth {
-		bq, y = y, y.parent
+	if y.depth > x.depth {
+		bq = ancestorAt(y, x.depth+1)
+		y = bq.parent
 	}
-	for x != y {
-		bc, x = x, x.parent
-		bq, y = y, y.parent
+	if x != y {
+		bc, bq = branches(x, y)
+		x, y = bc.parent, bq.parent
 	}
 	if bc == nil {
 		return false, bq.pscope, x.depth // c is an ancestor of dn
@@ -697,14 +699,6 @@ func where(c, dn *dnode, ep int64) (now bool, s *scope, depth int32) {
 		s = bc.pscope
 	}
 	return false, s, x.depth
-}
-
-// ancestorOrSelf reports whether a is d or one of d's ancestors.
-func ancestorOrSelf(a, d *dnode) bool {
-	for d != nil && d.depth > a.depth {
-		d = d.parent
-	}
-	return d == a
 }
 
 // charge is where a death is charged: now, or at the join of scope s of

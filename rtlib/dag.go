@@ -175,7 +175,7 @@ func commOp(site Site, what string) {
 	}
 	recCommCensus(d)
 	r := d.root
-	if r.commSeen || r.top.live <= 1 {
+	if r.commSeen || r.top.liveKids == 0 {
 		return // no other goroutine of the root is running: nothing to synchronise with
 	}
 	r.commSeen = true

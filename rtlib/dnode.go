@@ -62,6 +62,7 @@ type scope struct {
 type dnode struct {
 	root   *proot
 	parent *dnode
+	jump   *dnode // an ancestor further up, for ancestors in O(log depth) (ancestor.go)
 	pscope *scope // the parent's scope the fork happened in
 	forkEp int64  // the parent's epoch after the fork
 	depth  int32
@@ -71,7 +72,7 @@ type dnode struct {
 	doneAt   int64 // epoch at its Done (-1: none)
 	finished bool  // its function ended
 	escapes  bool  // it ended with descendants not joined inside it
-	live     int32 // unfinished dnodes in its subtree, itself included
+	liveKids int32 // children whose subtree has unfinished dnodes (ancestor.go)
 	joined   bool  // joined into parent (engine-level) at parent epoch joinEp
 	waited   bool  // a Wait on its group found it complete; the join may be delayed
 	joinEp   int64
@@ -113,17 +114,16 @@ var dnodeBytes = roundSize(int64(unsafe.Sizeof(dnode{}))) + roundSize(int64(unsa
 
 func newDnode(r *proot, parent *dnode, site Site) *dnode {
 	mem.own += dnodeBytes
-	d := &dnode{root: r, parent: parent, site: site, doneAt: -1, live: 1, lastSite: site}
+	d := &dnode{root: r, parent: parent, site: site, doneAt: -1, lastSite: site}
 	d.scopes = []*scope{{site: site}}
 	d.newBlock()
 	if parent != nil {
 		d.depth = parent.depth + 1
+		d.jump = jumpFor(parent)
 		d.pscope = parent.top()
 		parent.epoch++
 		d.forkEp = parent.epoch
-		for a := parent; a != nil; a = a.parent {
-			a.live++
-		}
+		parent.liveKids++
 		d.pscope.kids = ownAppend(d.pscope.kids, d)
 	}
 	return d
@@ -337,9 +337,7 @@ func (d *dnode) ret() {
 	clear(d.scopes[1:]) // the scopes are garbage now: not reachable through the list
 	d.scopes = d.scopes[:1]
 	d.finished = true
-	for a := d; a != nil; a = a.parent {
-		a.live--
-	}
+	d.settled()
 	if d.parent == nil {
 		return // the root: Exit, not Return
 	}
@@ -372,7 +370,7 @@ func (d *dnode) joinKids(s *scope) {
 // g's Wait (its group), its whole subtree has ended, nothing of it
 // escaped, and it spawned nothing after its Done.
 func (k *dnode) completeFor(g any) bool {
-	return k.group == g && k.live == 0 && !k.escapes && (k.doneAt < 0 || k.doneAt == k.epoch)
+	return k.group == g && k.subtreeDone() && !k.escapes && (k.doneAt < 0 || k.doneAt == k.epoch)
 }
 
 // join: d completed a Wait on group g at site. The engine joins the top

@@ -272,7 +272,7 @@ func (r *proot) delayReason(s *scope) string {
 		switch {
 		case k.group == nil:
 			return fmt.Sprintf("the goroutine spawned at %s is in no group waited for here; this Wait's join is delayed until it is joined (at the latest the end of the root)", sitePos(k.site))
-		case k.live > 0:
+		case !k.subtreeDone():
 			return fmt.Sprintf("the goroutine spawned at %s (or one it spawned) was still running when the Wait returned; the join is delayed", sitePos(k.site))
 		case k.escapes:
 			return fmt.Sprintf("the goroutine spawned at %s left goroutines running when it ended; the join is delayed", sitePos(k.site))
