@@ -23,6 +23,7 @@ var hookedCalls = map[string]bool{
 	"(*sync.Mutex).Lock":                           true, "(*sync.Mutex).Unlock": true,
 	"(*sync.RWMutex).Lock": true, "(*sync.RWMutex).Unlock": true,
 	"(*sync.RWMutex).RLock": true, "(*sync.RWMutex).RUnlock": true,
+	"(sync.Locker).Lock": true, "(sync.Locker).Unlock": true,
 	"(*sync.Mutex).TryLock": true, "(*sync.RWMutex).TryLock": true, "(*sync.RWMutex).TryRLock": true,
 	"(*sync.Cond).Wait": true, "(*sync.Cond).Signal": true, "(*sync.Cond).Broadcast": true,
 	"time.Sleep": true, "os.Exit": true, "runtime.GOMAXPROCS": true, "runtime.Gosched": true,
@@ -81,6 +82,20 @@ func (r *fileRewriter) call(c *dstutil.Cursor, n *dst.CallExpr) {
 		r.methodHook(c, n, ac, "RLock", "Lock", true)
 	case "(*sync.RWMutex).RUnlock":
 		r.methodHook(c, n, ac, "RUnlock", "", false)
+	case "(sync.Locker).Lock", "(sync.Locker).Unlock":
+		// Through the interface (c.L.Lock() on a sync.Cond): rtlib
+		// looks at the dynamic type.
+		if dsel, ok := unparen(n.Fun).(*dst.SelectorExpr); ok {
+			args := []dst.Expr{dsel.X}
+			hook := "LockerUnlock"
+			if fn.Name() == "Lock" {
+				hook = "LockerLock"
+				args = append([]dst.Expr{r.site(ac.Lparen, "Lock")}, args...)
+			}
+			repl := r.rtCall(hook, args...)
+			repl.Decs = n.Decs
+			c.Replace(repl)
+		}
 	case "(*sync.Mutex).TryLock":
 		r.methodHook(c, n, ac, "TryLock", "Lock", true)
 	case "(*sync.RWMutex).TryLock":

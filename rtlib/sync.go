@@ -153,6 +153,24 @@ func SignalFunc(c *sync.Cond) func() { return func() { Signal(c) } }
 // BroadcastFunc is the method value c.Broadcast (see SignalFunc).
 func BroadcastFunc(c *sync.Cond) func() { return func() { Broadcast(c) } }
 
+// LockerLock is sync.Locker.Lock, a lock through the interface (a
+// sync.Cond's L): by the dynamic type, a Mutex or RWMutex (or its
+// RLocker) is locked as by its own hook, a Locker with TryLock parks
+// while it fails, and any other is locked without the baton.
+func LockerLock(site Site, l sync.Locker) {
+	t := self()
+	commOp(site, "a mutex")
+	lockLocker(site, t, l)
+	beat(site) // last: see beat
+}
+
+// LockerUnlock is sync.Locker.Unlock (see LockerLock).
+func LockerUnlock(l sync.Locker) {
+	self()
+	unlockLocker(l)
+	beat(-1) // last: see beat
+}
+
 var rlockerType = reflect.TypeOf(new(sync.RWMutex).RLocker())
 
 // lockerKey is the identity of a Locker held in an interface.

@@ -27,6 +27,7 @@ var raceProgs = []struct {
 	{dir: "testdata/examples/workerpool"},
 	{dir: "testdata/rewrite/corpus/closechan", copy: true},
 	{dir: "testdata/rewrite/corpus/condforeign", copy: true},
+	{dir: "testdata/rewrite/corpus/lockerif", copy: true},
 	{dir: "testdata/rewrite/corpus/mutexhandoff", copy: true},
 	{dir: "testdata/rewrite/corpus/pipeio", copy: true},
 	{dir: "testdata/rewrite/corpus/selectloop", copy: true},

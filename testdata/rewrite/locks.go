@@ -1,7 +1,8 @@
 // Locks and condition variables: Mutex, RWMutex, Cond, a lock reached
 // through a pointer and an embedded field, TryLock (a poll when it fails), a
 // method value of Unlock (left alone), and a Cond's Signal and Broadcast
-// as values (hooked: code rtlib does not see may call them).
+// as values (hooked: code rtlib does not see may call them), and Lock
+// through the sync.Locker interface.
 package main
 
 import (
@@ -56,6 +57,8 @@ func main() {
 	wake, wakeAll := cond.Signal, (*sync.Cond).Broadcast
 	wake()
 	wakeAll(cond)
+	cond.L.Lock() // through the sync.Locker interface
+	cond.L.Unlock()
 	if mu.TryLock() {
 		unlock := mu.Unlock
 		unlock()
