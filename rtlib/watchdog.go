@@ -26,9 +26,11 @@ import (
 // waiting in the Go runtime (holderWaits) loses the baton within two
 // ticks of blockTick, without a warning.
 //
-// The watchdog sleeps on a channel, without a timer, whenever there is
-// no holder or nobody waits, so that it never keeps the Go runtime from
-// reporting a deadlock. When the baton is free and tasks are parked on
+// Whenever there is no holder or nobody waits, the watchdog waits on a
+// channel, and after wdLinger (20 ms) it ends: it keeps the Go runtime
+// from reporting a deadlock no longer than that, and a program that
+// lists its goroutines (goleak) does not find it; the next task that
+// waits starts another. When the baton is free and tasks are parked on
 // locks, WaitGroups or groups, it also polls them a few times (1, 4, 16,
 // 64 and 256 ms later) in case uninstrumented code changed their state.
 
@@ -118,6 +120,22 @@ func wakeWatchdogLocked() {
 	}
 }
 
+// wdLinger is how long the watchdog waits, idle, before it ends.
+const wdLinger = 20 * time.Millisecond
+
+// idleWait waits on t for a wake of the idle watchdog, at most
+// wdLinger, and reports whether one came.
+func idleWait(t *time.Timer) bool {
+	t.Reset(wdLinger)
+	select {
+	case <-wdWake:
+		t.Stop()
+		return true
+	case <-t.C:
+		return false
+	}
+}
+
 // sleep waits d on t, which allocates nothing.
 func sleep(t *time.Timer, d time.Duration) {
 	t.Reset(d)
@@ -156,7 +174,22 @@ func watchdog(timer *time.Timer) {
 			}
 			sched.wdIdle = true
 			sched.mu.Unlock()
-			<-wdWake
+			if !idleWait(timer) {
+				// Idle for wdLinger: end, so that a program that looks
+				// at its goroutines (goleak at the end of a test) does
+				// not find rtlib's; wakeWatchdogLocked starts another.
+				sched.mu.Lock()
+				if sched.wdIdle {
+					sched.wdIdle, sched.wdGone = false, true
+					sched.mu.Unlock()
+					return
+				}
+				sched.mu.Unlock()
+				select { // the wake that came meanwhile
+				case <-wdWake:
+				default:
+				}
+			}
 			holder = nil
 			continue
 		}

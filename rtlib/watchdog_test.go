@@ -4,9 +4,11 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -79,4 +81,33 @@ func TestWatchdogTinyPeriod(t *testing.T) {
 		t.Fatal("the watchdog never took the baton: this test tests nothing")
 	}
 	t.Logf("%d steals", steals.Load())
+}
+
+// TestWatchdogEnds: once nobody waits for the baton the watchdog ends
+// (after wdLinger), so that a program listing its goroutines at the end
+// of a test (goleak) does not find rtlib's; the next wait starts it
+// again.
+func TestWatchdogEnds(t *testing.T) {
+	for round := range 2 {
+		inRoot(func() {
+			var wg sync.WaitGroup
+			Add(sAdd, &wg, 1)
+			spawn(func() { defer Done(&wg) }) // the parent waits: a watchdog runs
+			Wait(sWait, &wg)
+		})
+		quiet(t)
+		deadline := time.Now().Add(5 * time.Second)
+		for watchdogRuns() {
+			if time.Now().After(deadline) {
+				t.Fatalf("round %d: the watchdog still runs with nobody waiting", round)
+			}
+			time.Sleep(wdLinger)
+		}
+	}
+}
+
+// watchdogRuns reports whether a goroutine runs rtlib's watchdog.
+func watchdogRuns() bool {
+	buf := make([]byte, 1<<20)
+	return strings.Contains(string(buf[:runtime.Stack(buf, true)]), "rtlib.watchdog(")
 }
