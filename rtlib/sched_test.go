@@ -356,19 +356,19 @@ func TestWatchdog(t *testing.T) {
 	tests := []struct {
 		name   string
 		pipe   func(t *testing.T) (read func(), write func())
+		period time.Duration
 		warns  bool
 		reason string
 	}{
-		{"go runtime", osPipe, false, "a goroutine blocked in uninstrumented code 1 time(s) (the first after progs_test.go:14 in rtlib.stuck)"},
-		{"system call", rawPipe, true, "the watchdog took the baton 1 time(s) from a goroutine stuck in uninstrumented code (the first: stuck for"},
+		// A period far longer than the blocked-holder rule needs, even
+		// on a loaded machine: the period's rule never acts first.
+		{"go runtime", osPipe, 30 * time.Second, false, "a goroutine blocked in uninstrumented code 1 time(s) (the first after progs_test.go:14 in rtlib.stuck)"},
+		{"system call", rawPipe, 500 * time.Millisecond, true, "the watchdog took the baton 1 time(s) from a goroutine stuck in uninstrumented code (the first: stuck for"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			read, write := tt.pipe(t)
-			// The period is long enough that only the blocked-holder
-			// rule can act before it on the first kind.
-			period := 500 * time.Millisecond
-			old := wdPeriod.Swap(int64(period))
+			old := wdPeriod.Swap(int64(tt.period))
 			defer wdPeriod.Store(old)
 			buf := captureWarnings(t)
 			back := make(chan struct{})
@@ -464,7 +464,9 @@ func plainSend(ch chan<- int, v int) { ch <- v }
 // runtime), and not die of a false deadlock; the root says why it is not
 // exact.
 func TestWatchdogParked(t *testing.T) {
-	old := wdPeriod.Swap(int64(100 * time.Millisecond))
+	// Long: the blocked-holder rule acts, not the period's (which
+	// would warn).
+	old := wdPeriod.Swap(int64(30 * time.Second))
 	defer wdPeriod.Store(old)
 	buf := captureWarnings(t)
 	var out recorder
