@@ -75,6 +75,23 @@
 // (Finish). Nested spawns make a chain of suspended parents, resumed
 // innermost first.
 //
+// Go at GOMAXPROCS=1 runs the other way: the parent goes on and the new
+// goroutine runs when the parent blocks. The order stays child-first, for
+// three reasons. The serial peak is then the program's peak with every
+// go statement a plain call (the serial elision), the figure Cilkmem's
+// bounds compare with. The engine takes a root's events in child-first
+// order (dnode.go): a parent that ran on would have its events buffered
+// until its children end, memory in proportion to the spawns outstanding
+// (a loop spawning 10^5 goroutines). And the tests it changes are few,
+// and depend on scheduling Go does not promise: of the 1 289 tests that
+// pass plain in the twelve real suites of BENCHMARKS.md ("Real test
+// suites"), two fail for it, pond's TestResultPoolSubmitContextCanceled (the new
+// worker runs the cancelling task before the test's next Submit) and
+// clockwork's TestFakeTicker_DeliveryOrder (the new goroutine advances
+// the fake clock before the test waits on the ticker); both pass under
+// Go at GOMAXPROCS=1, where the parent runs on. Polling loops, which
+// would starve under child-first order, yield instead (poll.go).
+//
 // # The ready order
 //
 // When the holder gives the baton up and it has no suspended parent, the
