@@ -132,6 +132,10 @@ func (r *fileRewriter) call(c *dstutil.Cursor, n *dst.CallExpr) {
 		// without the baton, so the test functions it starts can take it.
 		tok := r.rtCall("Release", r.site(ac.Lparen, "Call"))
 		c.Replace(r.rtCall("Reacquire", tok, n))
+	case "testing/synctest.Test", "testing/synctest.Run":
+		// A bubble's goroutines may not use channels made outside it,
+		// and rtlib's baton is made of such channels.
+		r.warn(ac.Pos(), "testing/synctest is not supported: rtlib's scheduler cannot run inside a bubble, and the test is expected to fail (run it with go test)")
 	case "(*testing.B).RunParallel", "(*testing.F).Fuzz", "(*testing.T).Parallel":
 		// Parallel waits until the sequential tests are done: they
 		// need the baton meanwhile.

@@ -49,6 +49,11 @@
 // are left as they are: the calls into it are hooked, and instrumenting
 // its goroutines and channels as well would run each task twice.
 //
+// Not supported: testing/synctest. A bubble's goroutines may not use
+// channels made outside it, and rtlib's baton is made of such channels:
+// calls of synctest.Test and synctest.Run get a warning, and such tests
+// fail under spbuild.
+//
 // Not instrumented (rtlib accounts for their memory, charged to the last
 // external call marked or the last hook passed rather than to their own
 // line): interface conversions, closures, map growth, appends and string
