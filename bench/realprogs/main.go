@@ -36,7 +36,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/spgo/spgo/bench/internal/harness"
@@ -78,13 +77,7 @@ func (h *runner) main(only []string) error {
 	if err != nil {
 		return err
 	}
-	if h.dir, err = filepath.Abs(h.dir); err != nil {
-		return err
-	}
-	if rel, err := filepath.Rel(root, h.dir); err == nil && !strings.HasPrefix(rel, "..") {
-		return fmt.Errorf("-dir %s is inside the repository", h.dir)
-	}
-	if err := os.MkdirAll(h.dir, 0o755); err != nil {
+	if h.dir, err = harness.ScratchDir(root, h.dir); err != nil {
 		return err
 	}
 	h.spbuild = filepath.Join(h.dir, "spbuild")

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+
+	"github.com/spgo/spgo/bench/internal/harness"
 )
 
 // site is where one program is laid out in the scratch directory.
@@ -47,7 +49,7 @@ func (h *runner) prepare(p program) (site, error) {
 	if err != nil {
 		return s, err
 	}
-	if err := copyTree(src, s.mod); err != nil {
+	if err := harness.CopyTree(src, s.mod); err != nil {
 		return s, fmt.Errorf("copy %s: %w", src, err)
 	}
 	if _, err := os.Stat(filepath.Join(s.mod, "go.mod")); err != nil { // a module without go.mod: the proxy's
@@ -97,29 +99,6 @@ func (h *runner) download(module string) (dir, gomod string, err error) {
 		return "", "", fmt.Errorf("go mod download %s: %s", module, info.Error)
 	}
 	return info.Dir, info.GoMod, nil
-}
-
-// copyTree copies the regular files under src to dst, writable (the
-// module cache's copies are read-only).
-func copyTree(src, dst string) error {
-	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, path)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		return copyFile(path, target, info.Mode().Perm()|0o200)
-	})
 }
 
 // copyFile copies src to dst with mode perm.

@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 
+	"github.com/spgo/spgo/bench/internal/harness"
 	"golang.org/x/mod/modfile"
 )
 
@@ -38,7 +38,7 @@ func fetch(m module, scratch string, env []string) (*workspace, error) {
 	if err := os.RemoveAll(dst); err != nil {
 		return nil, fmt.Errorf("clearing %s: %w", dst, err)
 	}
-	if err := copyTree(info.Dir, dst); err != nil {
+	if err := harness.CopyTree(info.Dir, dst); err != nil {
 		return nil, fmt.Errorf("copying %s out of the module cache: %w", info.Dir, err)
 	}
 	w := &workspace{Dir: dst}
@@ -83,34 +83,4 @@ func goCmd(dir string, env []string, args ...string) ([]byte, error) {
 	cmd.Stderr = &out
 	err := cmd.Run()
 	return out.Bytes(), err
-}
-
-// copyTree copies the regular files and directories under src to dst,
-// writable by their owner (the module cache's are read-only).
-func copyTree(src, dst string) error {
-	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(src, p)
-		if err != nil {
-			return err
-		}
-		to := filepath.Join(dst, rel)
-		switch {
-		case d.IsDir():
-			return os.MkdirAll(to, 0o755)
-		case d.Type().IsRegular():
-			data, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			info, err := d.Info()
-			if err != nil {
-				return err
-			}
-			return os.WriteFile(to, data, info.Mode().Perm()|0o200)
-		}
-		return nil // the module cache holds no links or devices
-	})
 }

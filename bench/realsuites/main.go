@@ -91,7 +91,7 @@ func run(dir string, lim limits, runs int, only []string) ([]*result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if dir, err = outside(root, dir); err != nil {
+	if dir, err = harness.ScratchDir(root, dir); err != nil {
 		return nil, err
 	}
 	mods, err := selectModules(only)
@@ -142,30 +142,6 @@ func run(dir string, lim limits, runs int, only []string) ([]*result, error) {
 		}
 	}
 	return results, nil
-}
-
-// outside returns dir made absolute, or an error if it lies inside the
-// repository at root: third-party code must never land there.
-func outside(root, dir string) (string, error) {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return "", fmt.Errorf("-dir: %w", err)
-	}
-	if err := os.MkdirAll(abs, 0o755); err != nil {
-		return "", fmt.Errorf("-dir: %w", err)
-	}
-	real, err := filepath.EvalSymlinks(abs)
-	if err != nil {
-		return "", fmt.Errorf("-dir: %w", err)
-	}
-	realRoot, err := filepath.EvalSymlinks(root)
-	if err != nil {
-		return "", fmt.Errorf("repository root: %w", err)
-	}
-	if rel, err := filepath.Rel(realRoot, real); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return "", fmt.Errorf("-dir %s is inside the repository %s", dir, root)
-	}
-	return real, nil
 }
 
 // selectModules returns the modules named by short name or path, or all.
