@@ -134,12 +134,14 @@ func (r *fileRewriter) call(c *dstutil.Cursor, n *dst.CallExpr) {
 		c.Replace(r.rtCall("Reacquire", tok, n))
 	case "testing/synctest.Test", "testing/synctest.Run":
 		// A bubble's goroutines may not use channels made outside it,
-		// and rtlib's baton is made of such channels.
-		r.warn(ac.Pos(), "testing/synctest is not supported: rtlib's scheduler cannot run inside a bubble, and the test is expected to fail (run it with go test)")
+		// and rtlib's baton is made of such channels: the caller goes
+		// out of rtlib for the call, and the bubble's goroutines run
+		// under Go's scheduler (rtlib/bubble.go).
+		r.releasedStmt(c, ac, "BubbleOpen", "BubbleClose")
 	case "(*testing.B).RunParallel", "(*testing.F).Fuzz", "(*testing.T).Parallel":
 		// Parallel waits until the sequential tests are done: they
 		// need the baton meanwhile.
-		r.releasedStmt(c, n, ac)
+		r.releasedStmt(c, ac, "Release", "Reacquired")
 	}
 }
 
@@ -276,8 +278,10 @@ func (r *fileRewriter) beforeStmt(c *dstutil.Cursor, ac *ast.CallExpr, s dst.Stm
 }
 
 // releasedStmt brackets a blocking library call without results (which
-// must be an expression statement) with rt.Release and rt.Reacquired.
-func (r *fileRewriter) releasedStmt(c *dstutil.Cursor, n *dst.CallExpr, ac *ast.CallExpr) {
+// must be an expression statement) with rt.<openHook>, whose result is a
+// token, and rt.<closeHook>(token): rt.Release and rt.Reacquired, or
+// rt.BubbleOpen and rt.BubbleClose.
+func (r *fileRewriter) releasedStmt(c *dstutil.Cursor, ac *ast.CallExpr, openHook, closeHook string) {
 	parent, ok := c.Parent().(*dst.ExprStmt)
 	if !ok {
 		r.warn(ac.Pos(), "blocking call not instrumented: it is not a statement of its own")
@@ -287,7 +291,7 @@ func (r *fileRewriter) releasedStmt(c *dstutil.Cursor, n *dst.CallExpr, ac *ast.
 	tk := r.in.Names.name("tk" + strconv.Itoa(r.tokens))
 	r.pendingBefore[parent] = append(r.pendingBefore[parent], &dst.AssignStmt{
 		Lhs: []dst.Expr{dst.NewIdent(tk)}, Tok: token.DEFINE,
-		Rhs: []dst.Expr{r.rtCall("Release", r.site(ac.Lparen, "Call"))},
+		Rhs: []dst.Expr{r.rtCall(openHook, r.site(ac.Lparen, "Call"))},
 	})
-	r.pendingAfter[parent] = append(r.pendingAfter[parent], &dst.ExprStmt{X: r.rtCall("Reacquired", dst.NewIdent(tk))})
+	r.pendingAfter[parent] = append(r.pendingAfter[parent], &dst.ExprStmt{X: r.rtCall(closeHook, dst.NewIdent(tk))})
 }

@@ -49,10 +49,12 @@
 // are left as they are: the calls into it are hooked, and instrumenting
 // its goroutines and channels as well would run each task twice.
 //
-// Not supported: testing/synctest. A bubble's goroutines may not use
-// channels made outside it, and rtlib's baton is made of such channels:
-// calls of synctest.Test and synctest.Run get a warning, and such tests
-// fail under spbuild.
+// testing/synctest: a bubble's goroutines may not use channels made
+// outside it, and rtlib's baton is made of such channels. A call of
+// synctest.Test or synctest.Run is bracketed with rt.BubbleOpen and
+// rt.BubbleClose: the caller goes out of rtlib for the call, and the
+// bubble's goroutines run under Go's scheduler, every hook doing the
+// plain operation. Roots open meanwhile say their figures are not exact.
 //
 // Not instrumented (rtlib accounts for their memory, charged to the last
 // external call marked or the last hook passed rather than to their own

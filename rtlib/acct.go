@@ -185,6 +185,9 @@ func holderDnode() *dnode {
 
 // allocp charges n bytes at site, the object at p (nil if not known).
 func allocp(site Site, n int64, p unsafe.Pointer) {
+	if inBubble() {
+		return
+	}
 	held()
 	mem.fresh = nil
 	large := n > maxSmall
@@ -236,6 +239,9 @@ func allocp(site Site, n int64, p unsafe.Pointer) {
 // hooks do, and nothing is marked when no root is open or there is no
 // holder.
 func At(site Site) {
+	if inBubble() {
+		return
+	}
 	held()
 	mem.fresh = nil
 	if d := holderDnode(); d != nil {

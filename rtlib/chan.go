@@ -37,6 +37,10 @@ func otherDir(d byte) byte {
 
 // Send is ch <- v.
 func Send[T any](site Site, ch chan<- T, v T) {
+	if inBubble() {
+		ch <- v
+		return
+	}
 	t := self()
 	commOp(site, "channel communication")
 	select {
@@ -109,6 +113,10 @@ func Recv[T any](site Site, ch <-chan T) T {
 
 // Recv2 is v, ok := <-ch, and one iteration of a range over ch.
 func Recv2[T any](site Site, ch <-chan T) (v T, ok bool) {
+	if inBubble() {
+		v, ok = <-ch
+		return v, ok
+	}
 	t := self()
 	commOp(site, "channel communication")
 	select {
@@ -187,6 +195,10 @@ func recvSlow[T any](t *Task, ch <-chan T) (T, bool) {
 
 // Close is close(ch).
 func Close[T any](ch chan<- T) {
+	if inBubble() {
+		close(ch)
+		return
+	}
 	self()
 	close(ch)
 	recRelay(rec.closes, chanPtr(ch), true, trace.Chan)
@@ -294,11 +306,12 @@ func rvCancelLocked(t *Task) {
 // SelectState drives the loop a blocking select statement becomes (see the
 // package documentation).
 type SelectState struct {
-	site  Site
-	dirs  string
-	tries int
-	t     *Task
-	m     mode
+	site   Site
+	dirs   string
+	tries  int
+	t      *Task
+	m      mode
+	bubble bool // in a synctest bubble: the select as written
 }
 
 // Select starts a select statement with one case per letter of dirs: 'r'
@@ -312,8 +325,17 @@ func Select(site Site, dirs string) SelectState {
 // cases' channels in order; it reports whether to attempt again.
 func (w *SelectState) Next(fired int, chans ...any) bool {
 	if fired >= 0 {
-		w.fired(fired, chans)
+		if !w.bubble {
+			w.fired(fired, chans)
+		}
 		return false
+	}
+	if w.tries == 0 && inBubble() {
+		// The select as written: one blocking attempt.
+		w.bubble = true
+		w.tries = 1
+		w.m = mExternal
+		return true
 	}
 	if w.tries == 0 {
 		w.t = self()

@@ -298,6 +298,14 @@
 // at BeginRoot and leaves at EndRoot) and releases the baton around
 // T.Parallel, which blocks until the parent test ends.
 //
+// A testing/synctest bubble is left to Go's scheduler (bubble.go): its
+// goroutines may not touch rtlib's channels, and its fake clock moves
+// only when they all block on the bubble's own objects. The caller of
+// synctest.Test goes out of rtlib for the call (BubbleOpen, BubbleClose),
+// and while a bubble is open every hook looks at its caller's goroutine
+// header: in a bubble it does the plain operation and nothing else. The
+// roots open meanwhile give a reason and no interval.
+//
 // # What stays nondeterministic
 //
 // The sequence of holders is a function of the program's execution, so

@@ -26,6 +26,9 @@ const groupGrace = 2 * time.Millisecond
 // GroupContext passes errgroup.WithContext's results through, noting
 // that g cancels ctx when one of its tasks fails.
 func GroupContext[G Group](g G, ctx context.Context) (G, context.Context) {
+	if inBubble() {
+		return g, ctx
+	}
 	sched.mu.Lock()
 	groupLocked(g).ctx = ctx
 	sched.mu.Unlock()

@@ -19,6 +19,10 @@ type wgState struct {
 
 // Add is sync.WaitGroup.Add. The mirror comes first, as in Done.
 func Add(site Site, wg *sync.WaitGroup, delta int) {
+	if inBubble() {
+		wg.Add(delta)
+		return
+	}
 	beat(site)
 	self()
 	wgAdd(wg, int64(delta))
@@ -29,6 +33,10 @@ func Add(site Site, wg *sync.WaitGroup, delta int) {
 // The mirror comes first: a waiter that waits for real (wgBack) must
 // have its place in the ready queue before wg.Done lets it go.
 func Done(wg *sync.WaitGroup) {
+	if inBubble() {
+		wg.Done()
+		return
+	}
 	beat(-1)
 	t := self()
 	dagDone(t, wg)
@@ -72,6 +80,10 @@ func wgZeroLocked(wg *sync.WaitGroup, st *wgState) {
 
 // Wait is sync.WaitGroup.Wait: a join, and a blocking operation.
 func Wait(site Site, wg *sync.WaitGroup) {
+	if inBubble() {
+		wg.Wait()
+		return
+	}
 	beat(site)
 	t := self()
 	for {
@@ -126,6 +138,14 @@ func wgBack(t *Task, wg *sync.WaitGroup) {
 // with older toolchains too: Add(1), then f in a new goroutine that calls
 // Done when f returns.
 func WGGo(site Site, wg *sync.WaitGroup, f func()) {
+	if inBubble() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f()
+		}()
+		return
+	}
 	Add(site, wg, 1)
 	t := forkIn(site, wg)
 	t.wg, t.fn = wg, f
@@ -250,6 +270,10 @@ func groupStarted(g Group, t *Task) {
 // soon as that task's slot is given back (the ending task needs no baton
 // for that). With a limit rtlib did not see, Go runs without the baton.
 func GroupGo(site Site, g Group, f func() error) {
+	if inBubble() {
+		g.Go(f)
+		return
+	}
 	beat(site)
 	t := forkIn(site, g)
 	t.group = g
@@ -286,6 +310,9 @@ func GroupGo(site Site, g Group, f func() error) {
 
 // GroupTryGo is errgroup.Group.TryGo.
 func GroupTryGo(site Site, g Group, f func() error) bool {
+	if inBubble() {
+		return g.TryGo(f)
+	}
 	beat(site)
 	t := forkIn(site, g)
 	t.group = g
@@ -301,6 +328,9 @@ func GroupTryGo(site Site, g Group, f func() error) bool {
 
 // GroupWait is errgroup.Group.Wait: a join, and a blocking operation.
 func GroupWait(site Site, g Group) error {
+	if inBubble() {
+		return g.Wait()
+	}
 	beat(site)
 	t := self()
 	for {
@@ -326,6 +356,10 @@ func GroupWait(site Site, g Group) error {
 
 // GroupSetLimit is errgroup.Group.SetLimit.
 func GroupSetLimit(site Site, g Group, n int) {
+	if inBubble() {
+		g.SetLimit(n)
+		return
+	}
 	beat(site)
 	self()
 	g.SetLimit(n)

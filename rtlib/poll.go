@@ -46,6 +46,9 @@ func sliced(t *Task) {
 // Polled is called at the start of the default case of a select: none
 // of its cases was ready.
 func Polled(site Site) {
+	if inBubble() {
+		return
+	}
 	t := self()
 	if t.polls++; t.polls >= pollYield {
 		yield(t)
@@ -56,6 +59,10 @@ func Polled(site Site) {
 // Gosched is runtime.Gosched: the holder yields the baton to whoever is
 // ready, then the Go scheduler runs goroutines rtlib does not control.
 func Gosched(site Site) {
+	if inBubble() {
+		runtime.Gosched()
+		return
+	}
 	t := self()
 	yield(t)
 	beat(site) // last: see beat

@@ -155,6 +155,7 @@ type proot struct {
 	// when it ended (see stuckReason).
 	stuck0, stuck1     int64
 	blocked0, blocked1 int64 // stuck.blocked likewise (blockedReason)
+	bubble0, bubble1   int64 // bubbled.n likewise (bubbleReason)
 
 	// The self-check: the most the process's heap can have held during
 	// the root, above what it held when the root began (runtime/metrics
@@ -297,7 +298,7 @@ func beginRoot(t *Task, site Site) {
 	} else {
 		r.name = fmt.Sprintf("root@%d", site)
 	}
-	r.stuck0, r.blocked0 = stuck.n.Load(), stuck.blocked.Load()
+	r.stuck0, r.blocked0, r.bubble0 = stuck.n.Load(), stuck.blocked.Load(), bubbled.n.Load()
 	d := newDnode(r, nil, site)
 	d.direct = true
 	r.top, r.front = d, d
@@ -385,7 +386,7 @@ func finishRoot(r *proot, partial bool) {
 		return
 	}
 	r.done, r.partial = true, partial
-	r.stuck1, r.blocked1 = stuck.n.Load(), stuck.blocked.Load()
+	r.stuck1, r.blocked1, r.bubble1 = stuck.n.Load(), stuck.blocked.Load(), bubbled.n.Load()
 	roots.open--
 	recEndRoot(r)
 	d := r.top
@@ -422,7 +423,7 @@ func (r *proot) build() profile.Root {
 	}
 	out.Reasons = append(out.Reasons, r.reasons...)
 	out.Reasons = append(out.Reasons, res.Inexact...)
-	for _, s := range []string{stuckReason(r.stuck0, r.stuck1), blockedReason(r.blocked0, r.blocked1)} {
+	for _, s := range []string{stuckReason(r.stuck0, r.stuck1), blockedReason(r.blocked0, r.blocked1), bubbleReason(r.bubble0, r.bubble1)} {
 		if s != "" {
 			// Bytes charged to the wrong strand can make a figure too
 			// low as well as too high: no interval.

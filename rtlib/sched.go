@@ -50,6 +50,7 @@ const (
 	kForked taskKind = iota // a go statement, WaitGroup.Go or errgroup Go (Fork)
 	kRoot                   // a root that began on a goroutine rtlib did not hold (BeginRoot)
 	kGuest                  // a goroutine adopted at its first hook
+	kBubble                 // bubbleTask: a go statement in a synctest bubble
 )
 
 // mode is what a task must do next in a blocking operation.

@@ -16,6 +16,10 @@ import (
 
 // Lock is sync.Mutex.Lock.
 func Lock(site Site, mu *sync.Mutex) {
+	if inBubble() {
+		mu.Lock()
+		return
+	}
 	t := self()
 	sliced(t)
 	commOp(site, "a mutex")
@@ -28,6 +32,10 @@ func Lock(site Site, mu *sync.Mutex) {
 
 // Unlock is sync.Mutex.Unlock.
 func Unlock(mu *sync.Mutex) {
+	if inBubble() {
+		mu.Unlock()
+		return
+	}
 	self()
 	mu.Unlock()
 	recUnlock(unsafe.Pointer(mu), true)
@@ -55,6 +63,10 @@ func unlocked(key unsafe.Pointer, kind wkind, all bool) {
 
 // RWLock is sync.RWMutex.Lock.
 func RWLock(site Site, mu *sync.RWMutex) {
+	if inBubble() {
+		mu.Lock()
+		return
+	}
 	t := self()
 	sliced(t)
 	commOp(site, "a mutex")
@@ -67,6 +79,10 @@ func RWLock(site Site, mu *sync.RWMutex) {
 
 // RWUnlock is sync.RWMutex.Unlock.
 func RWUnlock(mu *sync.RWMutex) {
+	if inBubble() {
+		mu.Unlock()
+		return
+	}
 	self()
 	mu.Unlock()
 	recUnlock(unsafe.Pointer(mu), true)
@@ -76,6 +92,10 @@ func RWUnlock(mu *sync.RWMutex) {
 
 // RLock is sync.RWMutex.RLock.
 func RLock(site Site, mu *sync.RWMutex) {
+	if inBubble() {
+		mu.RLock()
+		return
+	}
 	t := self()
 	sliced(t)
 	commOp(site, "a mutex")
@@ -88,6 +108,10 @@ func RLock(site Site, mu *sync.RWMutex) {
 
 // RUnlock is sync.RWMutex.RUnlock.
 func RUnlock(mu *sync.RWMutex) {
+	if inBubble() {
+		mu.RUnlock()
+		return
+	}
 	self()
 	mu.RUnlock()
 	recUnlock(unsafe.Pointer(mu), false)
@@ -100,6 +124,10 @@ func RUnlock(mu *sync.RWMutex) {
 // parks until Signal or Broadcast wakes it, and locks c.L again through
 // rtlib.
 func CondWait(site Site, c *sync.Cond) {
+	if inBubble() {
+		c.Wait()
+		return
+	}
 	t := self()
 	commOp(site, "a sync.Cond")
 	sched.mu.Lock()
@@ -117,6 +145,10 @@ func CondWait(site Site, c *sync.Cond) {
 // Signal is sync.Cond.Signal: it wakes the first rtlib waiter of c, and a
 // waiter of uninstrumented code if there is one.
 func Signal(c *sync.Cond) {
+	if inBubble() {
+		c.Signal()
+		return
+	}
 	self()
 	recRelay(rec.signals, unsafe.Pointer(c), true, trace.Cond)
 	if nparkedA.Load() > 0 {
@@ -131,6 +163,10 @@ func Signal(c *sync.Cond) {
 
 // Broadcast is sync.Cond.Broadcast.
 func Broadcast(c *sync.Cond) {
+	if inBubble() {
+		c.Broadcast()
+		return
+	}
 	self()
 	recRelay(rec.signals, unsafe.Pointer(c), true, trace.Cond)
 	if nparkedA.Load() > 0 {
@@ -158,6 +194,10 @@ func BroadcastFunc(c *sync.Cond) func() { return func() { Broadcast(c) } }
 // RLocker) is locked as by its own hook, a Locker with TryLock parks
 // while it fails, and any other is locked without the baton.
 func LockerLock(site Site, l sync.Locker) {
+	if inBubble() {
+		l.Lock()
+		return
+	}
 	t := self()
 	commOp(site, "a mutex")
 	lockLocker(site, t, l)
@@ -166,6 +206,10 @@ func LockerLock(site Site, l sync.Locker) {
 
 // LockerUnlock is sync.Locker.Unlock (see LockerLock).
 func LockerUnlock(l sync.Locker) {
+	if inBubble() {
+		l.Unlock()
+		return
+	}
 	self()
 	unlockLocker(l)
 	beat(-1) // last: see beat
@@ -229,6 +273,10 @@ func unlockLocker(l sync.Locker) {
 // Sleep is time.Sleep: the baton passes on for the duration, and the task
 // queues for it again when it wakes.
 func Sleep(site Site, d time.Duration) {
+	if inBubble() {
+		time.Sleep(d) // the bubble's clock
+		return
+	}
 	beat(site)
 	t := self()
 	goOut(t)
@@ -259,6 +307,9 @@ type window struct {
 //
 // so that the call runs between the two.
 func Release(site Site) Token {
+	if inBubble() {
+		return Token{}
+	}
 	beat(site)
 	t := self()
 	if t.goid == 0 {

@@ -74,6 +74,9 @@ func Fork(site Site) *Task { return forkIn(site, nil) }
 // forkIn is Fork for a goroutine known to join group g (WaitGroup.Go,
 // errgroup).
 func forkIn(site Site, g any) *Task {
+	if inBubble() {
+		return bubbleTask
+	}
 	beat(site)
 	p := self()
 	censusAt(p.dn, forkDue)
@@ -94,6 +97,9 @@ func forkIn(site Site, g any) *Task {
 // Start is the first thing the child goroutine does: it waits until
 // Resume hands it the baton.
 func (t *Task) Start() {
+	if t.kind == kBubble {
+		return
+	}
 	acct.Add(1)
 	waitBaton(t)
 	dagStart(t)
@@ -102,6 +108,9 @@ func (t *Task) Start() {
 
 // Return is called by the child when its function returned normally.
 func (t *Task) Return() {
+	if t.kind == kBubble {
+		return
+	}
 	if cur.Load() != t {
 		reclaim(t) // the watchdog took the baton meanwhile
 	}
@@ -128,6 +137,9 @@ func (t *Task) Return() {
 // on. Without a Return before it the goroutine is panicking or exiting
 // through runtime.Goexit, and the profile is flushed.
 func (t *Task) Finish() {
+	if t.kind == kBubble {
+		return
+	}
 	if cur.Load() != t {
 		reclaim(t)
 	}
@@ -160,6 +172,9 @@ func (t *Task) Finish() {
 // Resume is called by the parent right after the go statement: the child
 // runs first, and Resume returns when it has ended or blocked.
 func (t *Task) Resume() {
+	if t.kind == kBubble {
+		return
+	}
 	p := t.parent
 	site := t.site
 	holdLocked(p) // p may have lost the baton in the go statement
@@ -205,6 +220,9 @@ type Frame struct{ site Site }
 //
 //	defer rtlib.Leave(rtlib.Enter(site))
 func Enter(site Site) Frame {
+	if inBubble() {
+		return Frame{}
+	}
 	held()
 	dagEnter(site)
 	beat(site)
@@ -213,6 +231,9 @@ func Enter(site Site) Frame {
 
 // Leave closes a scope opened by Enter.
 func Leave(f Frame) {
+	if inBubble() {
+		return
+	}
 	held()
 	dagLeave(f.site)
 	beat(f.site)
@@ -236,6 +257,9 @@ type Root struct {
 // goroutine, the testing package's) is adopted if rtlib does not know it,
 // and waits for the baton.
 func BeginRoot(site Site) *Root {
+	if inBubble() {
+		return bubbleRoot // a subtest in a bubble: part of its root
+	}
 	beat(site)
 	id := goid()
 	mainMain := false
@@ -293,6 +317,9 @@ func BeginRoot(site Site) *Root {
 // outer one; a root run by a library call on the goroutine that released
 // the baton for it gives it back.)
 func EndRoot(r *Root) {
+	if r == bubbleRoot {
+		return
+	}
 	t := r.t
 	if cur.Load() != t {
 		reclaim(t)
