@@ -7,7 +7,7 @@
 //	spreport curve [-lines n] [-root name] profile.json
 //	spreport diff  [-q n] [-max-increase PCT|SIZE] [-noise SIZE,PCT] [-format text|markdown|github] [-lines n] [-root name] base.json change.json
 //	spreport diff  -qs q,q2 [flags] profile.json
-//	spreport html  [-o file] [-q n] [-by line|func] [-lines n] [-diff base.json | -qs q,q2] profile.json
+//	spreport html  [-o file] [-q n] [-by line|func] [-lines n] [-diff base.json [-noise SIZE,PCT] | -qs q,q2] profile.json
 //	spreport pprof [-o file] [-q list] [-root name] profile.json
 //
 // show prints, per root, MHWM_p for the chosen p with the serial peak and
@@ -57,7 +57,7 @@ const usage = `usage:
 	spreport curve [-lines n] [-root name] profile.json
 	spreport diff  [-q n] [-max-increase PCT|SIZE] [-noise SIZE,PCT] [-format text|markdown|github] [-lines n] [-root name] base.json change.json
 	spreport diff  -qs q,q2 [flags] profile.json
-	spreport html  [-o file] [-q n] [-by line|func] [-lines n] [-diff base.json | -qs q,q2] profile.json
+	spreport html  [-o file] [-q n] [-by line|func] [-lines n] [-diff base.json [-noise SIZE,PCT] | -qs q,q2] profile.json
 	spreport pprof [-o file] [-q list] [-root name] profile.json
 Run 'spreport <command> -h' for the flags of a command.
 `
@@ -386,7 +386,7 @@ func repoPrefix(sourceRoot string) string {
 }
 
 func cmdHTML(args []string, stdout io.Writer) error {
-	fs := flags("html", "html [-o file] [-q n] [-by line|func] [-lines n] [-diff base.json | -qs q,q2] profile.json")
+	fs := flags("html", "html [-o file] [-q n] [-by line|func] [-lines n] [-diff base.json [-noise SIZE,PCT] | -qs q,q2] profile.json")
 	out := fs.String("o", "spgo.html", "output file (- for standard output)")
 	q := fs.Int("q", 0, "processor count of the per-line view (default the largest)")
 	by := fs.String("by", "line", "heap bands by line or func")
