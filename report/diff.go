@@ -1,7 +1,6 @@
 package report
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -19,7 +18,9 @@ type Diff struct {
 	// BasePartial and ChangePartial say a side's run did not end
 	// normally: its figures cover only what ran.
 	BasePartial, ChangePartial bool
-	Roots                      []RootDiff
+	// Noise is the noise floor SetNoise applied (zero: none).
+	Noise Noise
+	Roots []RootDiff
 }
 
 // RootDiff is one root's comparison. The lines' deltas sum exactly to
@@ -36,7 +37,12 @@ type RootDiff struct {
 	Base, Change int64
 	// Exact is false when a side's figure is an upper bound.
 	BaseExact, ChangeExact bool
-	// Lines are the lines whose share changed, largest increase first.
+	// Noise is set by SetNoise when the root is matched and its change
+	// is within the noise floor: it then never fails the gate.
+	Noise bool
+	// Lines are the lines whose share changed: increases, largest
+	// first, then decreases, largest first, then (after SetNoise) the
+	// lines within the noise floor.
 	Lines []LineDiff
 }
 
@@ -65,12 +71,19 @@ func (r *RootDiff) PercentString() string {
 
 // LineDiff is one line's share on both sides. Lines of two profiles are
 // matched by function and source text (and order among equal ones), so a
-// line that moved still matches; BaseLine and Line are its numbers on
-// either side (0 where absent).
+// line that moved still matches; a line left over on each side is then
+// matched to an edited version of itself (same file and function,
+// similar text, nearest position: matchEdited). BaseLine and Line are
+// its numbers on either side (0 where absent).
 type LineDiff struct {
 	File, Func, Text string
-	BaseLine, Line   int
-	Base, Change     int64
+	// BaseText is the baseline's text of an edited line ("" when the
+	// text is the same on both sides).
+	BaseText       string
+	BaseLine, Line int
+	Base, Change   int64
+	// Noise is set by Diff.SetNoise when the change is within the floor.
+	Noise bool
 }
 
 // Delta returns Change − Base.
@@ -249,6 +262,7 @@ func diffRoot(b, c *profile.Root, q, q2 int) (RootDiff, error) {
 	default:
 		rd.Name = c.Name
 	}
+	edited := matchEdited(bs, cs)
 	keys := append(slices.Clone(cs.order), bs.order...)
 	done := map[lineMatch]bool{}
 	for _, k := range keys {
@@ -257,26 +271,24 @@ func diffRoot(b, c *profile.Root, q, q2 int) (RootDiff, error) {
 		}
 		done[k] = true
 		ld := LineDiff{Base: bs.bytes[k], Change: cs.bytes[k]}
+		bl, cl := bs.lines[k], cs.lines[k]
+		if bk, ok := edited[k]; ok {
+			done[bk] = true
+			ld.Base, bl = bs.bytes[bk], bs.lines[bk]
+			ld.BaseText = bl.Text
+		}
 		if ld.Base == ld.Change {
 			continue
 		}
-		if l := bs.lines[k]; l != nil {
-			ld.File, ld.Func, ld.Text, ld.BaseLine = l.File, l.Func, l.Text, l.Line
+		if bl != nil {
+			ld.File, ld.Func, ld.Text, ld.BaseLine = bl.File, bl.Func, bl.Text, bl.Line
 		}
-		if l := cs.lines[k]; l != nil {
-			ld.File, ld.Func, ld.Text, ld.Line = l.File, l.Func, l.Text, l.Line
+		if cl != nil {
+			ld.File, ld.Func, ld.Text, ld.Line = cl.File, cl.Func, cl.Text, cl.Line
 		}
 		rd.Lines = append(rd.Lines, ld)
 	}
-	slices.SortStableFunc(rd.Lines, func(x, y LineDiff) int {
-		if c := cmp.Compare(y.Delta(), x.Delta()); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(x.File, y.File); c != 0 {
-			return c
-		}
-		return cmp.Compare(max(x.Line, x.BaseLine), max(y.Line, y.BaseLine))
-	})
+	sortLines(rd.Lines)
 	return rd, nil
 }
 

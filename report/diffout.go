@@ -71,8 +71,14 @@ func ParseSize(s string) (int64, error) {
 // Exceeds reports whether the root grew past l. A root the base lacks
 // (added) grew from nothing: it exceeds every percentage and a size
 // below its MHWM, so that a gate cannot be passed by renaming a root. A
-// removed root never does.
+// removed root never does, nor a matched one whose change SetNoise found
+// within the noise floor.
 func (r *RootDiff) Exceeds(l Limit) bool {
+	return !r.Noise && r.overLimit(l)
+}
+
+// overLimit is Exceeds without the noise floor.
+func (r *RootDiff) overLimit(l Limit) bool {
 	if r.Status == "removed" || r.Delta() <= 0 {
 		return false
 	}
@@ -95,6 +101,15 @@ func (r *RootDiff) failNote(l Limit) string {
 func (d *Diff) failSummary(l Limit) string {
 	failing := d.Failing(l)
 	if len(failing) == 0 {
+		quiet := 0
+		for i := range d.Roots {
+			if d.Roots[i].overLimit(l) {
+				quiet++
+			}
+		}
+		if quiet > 0 {
+			return fmt.Sprintf("no root grew more than %s beyond the noise floor %s (%d grew within it)", l, d.Noise, quiet)
+		}
 		return "no root grew more than " + l.String()
 	}
 	added := 0
@@ -148,11 +163,35 @@ func (d *Diff) ordered(o DiffOptions) []*RootDiff {
 	return append(fail, rest...)
 }
 
+// shown returns the lines of r to list, those above the noise floor
+// (the first o.Lines of them; all for 0), and how many more there are.
 func (o DiffOptions) shown(r *RootDiff) ([]LineDiff, int) {
-	if o.Lines <= 0 || len(r.Lines) <= o.Lines {
-		return r.Lines, 0
+	lines := r.Lines
+	if i := slices.IndexFunc(lines, func(l LineDiff) bool { return l.Noise }); i >= 0 {
+		lines = lines[:i]
 	}
-	return r.Lines[:o.Lines], len(r.Lines) - o.Lines
+	if o.Lines <= 0 || len(lines) <= o.Lines {
+		return lines, 0
+	}
+	return lines[:o.Lines], len(lines) - o.Lines
+}
+
+// noiseNote says how many lines of r the floor n kept from the list and
+// their net change; "" when none.
+func noiseNote(r *RootDiff, n Noise) string {
+	count, net := noiseSummary(r)
+	if count == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d line(s) within the noise floor %s, not listed: net %s", count, n, signed(net))
+}
+
+// source is a line's text, with the baseline's when it was edited.
+func (l *LineDiff) source() string {
+	if l.BaseText == "" {
+		return l.Text
+	}
+	return l.Text + "  (edited; was: " + l.BaseText + ")"
 }
 
 // signed formats a byte delta with its sign.
@@ -190,11 +229,18 @@ func (d *Diff) WriteText(w io.Writer, o DiffOptions) error {
 	}
 	for _, r := range d.ordered(o) {
 		mark := ""
-		if o.Limit != nil && r.Exceeds(*o.Limit) {
+		switch {
+		case o.Limit == nil:
+		case r.Exceeds(*o.Limit):
 			mark = "  FAIL: " + r.failNote(*o.Limit)
+		case r.overLimit(*o.Limit):
+			mark = fmt.Sprintf("  (more than %s, but within the noise floor %s: passes)", o.Limit, d.Noise)
 		}
 		fmt.Fprintf(ew, "%s%s\n", r.headline(), mark)
 		lineDeltas(ew, "  ", r, o.Lines)
+		if n := noiseNote(r, d.Noise); n != "" {
+			fmt.Fprintf(ew, "  … %s\n", n)
+		}
 	}
 	if o.Limit != nil {
 		fmt.Fprintf(ew, "spgo diff: %s\n", d.failSummary(*o.Limit))
@@ -221,7 +267,7 @@ func lineDeltas(w io.Writer, indent string, r *RootDiff, n int) {
 	lines, more := DiffOptions{Lines: n}.shown(r)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, l := range lines {
-		fmt.Fprintf(tw, "%s%s\t%s\t%s\t%s → %s\t%s\n", indent, signed(l.Delta()), l.Pos(), l.Func, Bytes(l.Base), Bytes(l.Change), l.Text)
+		fmt.Fprintf(tw, "%s%s\t%s\t%s\t%s → %s\t%s\n", indent, signed(l.Delta()), l.Pos(), l.Func, Bytes(l.Base), Bytes(l.Change), l.source())
 	}
 	tw.Flush()
 	if more > 0 {
@@ -240,7 +286,7 @@ func (d *Diff) WriteMarkdown(w io.Writer, o DiffOptions) error {
 		if sum := d.failSummary(*o.Limit); len(d.Failing(*o.Limit)) > 0 {
 			fmt.Fprintf(ew, "**%s.**\n\n", mdEscape(sum))
 		} else {
-			fmt.Fprintf(ew, "No root grew more than %s.\n\n", o.Limit)
+			fmt.Fprintf(ew, "%s.\n\n", mdEscape(strings.ToUpper(sum[:1])+sum[1:]))
 		}
 	}
 	fmt.Fprintln(ew, "| root | p | baseline | change | Δ | Δ % | |")
@@ -252,6 +298,8 @@ func (d *Diff) WriteMarkdown(w io.Writer, o DiffOptions) error {
 			if r.Status == "added" {
 				note = "❌ new root, over " + o.Limit.String()
 			}
+		} else if o.Limit != nil && r.overLimit(*o.Limit) {
+			note = "within the noise floor " + d.Noise.String()
 		} else if !r.BaseExact || !r.ChangeExact {
 			note += " (upper bound)"
 		}
@@ -266,14 +314,17 @@ func (d *Diff) WriteMarkdown(w io.Writer, o DiffOptions) error {
 		if len(lines) == 0 {
 			continue
 		}
-		fmt.Fprintf(ew, "\n<details><summary><code>%s</code>: %d line(s) changed</summary>\n\n", htmlEscape(r.Name), len(r.Lines))
+		fmt.Fprintf(ew, "\n<details><summary><code>%s</code>: %d line(s) changed</summary>\n\n", htmlEscape(r.Name), len(lines)+more)
 		fmt.Fprintln(ew, "| Δ | line | function | baseline | change | source |")
 		fmt.Fprintln(ew, "|---:|---|---|---:|---:|---|")
 		for _, l := range lines {
-			fmt.Fprintf(ew, "| %s | `%s` | `%s` | %s | %s | `%s` |\n", signed(l.Delta()), l.Pos(), l.Func, Bytes(l.Base), Bytes(l.Change), mdCode(l.Text))
+			fmt.Fprintf(ew, "| %s | `%s` | `%s` | %s | %s | `%s` |\n", signed(l.Delta()), l.Pos(), l.Func, Bytes(l.Base), Bytes(l.Change), mdCode(l.source()))
 		}
 		if more > 0 {
 			fmt.Fprintf(ew, "\n… %d more lines\n", more)
+		}
+		if n := noiseNote(r, d.Noise); n != "" {
+			fmt.Fprintf(ew, "\n%s\n", mdEscape(n))
 		}
 		fmt.Fprintln(ew, "\n</details>")
 	}
@@ -302,6 +353,9 @@ func (d *Diff) WriteGitHub(w io.Writer, o DiffOptions) error {
 			}
 			msg := fmt.Sprintf("%s: this line's share of the worst case at p=%d changed by %s (%s → %s); root total %s → %s (%s)",
 				r.Name, r.ChangeQ, signed(l.Delta()), Bytes(l.Base), Bytes(l.Change), Bytes(r.Base), Bytes(r.Change), r.PercentString())
+			if l.BaseText != "" {
+				msg += "; edited line, was: " + l.BaseText
+			}
 			fmt.Fprintf(ew, "::%s file=%s,line=%d,title=%s::%s\n", level, ghProp(path.Join(o.PathPrefix, l.File)), l.Line, ghProp("spgo MHWM "+signed(l.Delta())), ghData(msg))
 		}
 		if failing {

@@ -766,6 +766,8 @@ type htmlDiffRoot struct {
 	Inexact      bool
 	Lines        []htmlDiffLine
 	More         int
+	// Noise says how many lines the noise floor kept from the list.
+	Noise string
 }
 
 type htmlDiffLine struct {
@@ -790,13 +792,10 @@ func newHTMLDiff(d *Diff, n int) *htmlDiff {
 		for _, l := range r.Lines {
 			widest = max(widest, l.Delta(), -l.Delta())
 		}
-		lines := r.Lines
-		if len(lines) > n {
-			hr.More = len(lines) - n
-			lines = lines[:n]
-		}
+		lines, more := DiffOptions{Lines: n}.shown(r)
+		hr.More, hr.Noise = more, noiseNote(r, d.Noise)
 		for _, l := range lines {
-			dl := htmlDiffLine{Delta: signed(l.Delta()), Pos: l.Pos(), Func: l.Func, Text: l.Text, Base: Bytes(l.Base), Change: Bytes(l.Change), Up: l.Delta() > 0}
+			dl := htmlDiffLine{Delta: signed(l.Delta()), Pos: l.Pos(), Func: l.Func, Text: l.source(), Base: Bytes(l.Base), Change: Bytes(l.Change), Up: l.Delta() > 0}
 			if l.BaseLine > 0 && l.Line > 0 && l.BaseLine != l.Line {
 				dl.Pos += " (was " + strconv.Itoa(l.BaseLine) + ")"
 			}

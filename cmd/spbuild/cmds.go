@@ -155,10 +155,13 @@ func cmdRun(args []string, se session) int {
 }
 
 func cmdTest(args []string, se session) int {
-	c := newCommon("test", se, "test [-pmax n | -p list] [-json f] [-html f] [-pprof f] [-run regexp] [build flags] [packages] [-- go test flags]")
+	c := newCommon("test", se, "test [-pmax n | -p list] [-budget file] [-json f] [-html f] [-pprof f] [-run regexp] [build flags] [packages] [-- go test flags]")
+	usage := c.fs.Usage
+	c.fs.Usage = func() { usage(); fmt.Fprint(c.fs.Output(), testNotes) }
 	var pf pflags
 	pf.register(c.fs)
 	runRe := c.fs.String("run", "", "run only the tests matching this regexp (go test -run)")
+	budgetFile := c.fs.String("budget", "", "fail the tests whose MHWM_p exceeds their budget in this file (lines ROOT P SIZE; docs/budgets.md)")
 	quiet := c.fs.Bool("q", false, "print no report (only write the files asked for)")
 	pkgs, testArgs, err := c.parse(args)
 	if err != nil {
@@ -182,6 +185,14 @@ func cmdTest(args []string, se session) int {
 	p := c.prepare(cfg, pkgs)
 	if p == nil {
 		return 1
+	}
+	budgets, err := budgetSets(*budgetFile, p.Targets)
+	if err == nil {
+		err = report.ValidateBudgets(pmax, budgets...)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "spbuild test:", err)
+		return 2
 	}
 	tmp, err := os.MkdirTemp("", "spbuild-prof-*")
 	if err != nil {
@@ -212,8 +223,33 @@ func cmdTest(args []string, se session) int {
 			}
 		}
 	}
+	if len(budgets) > 0 {
+		ok, err := checkBudgets(merged, budgets, pf.lines, *quiet)
+		if err != nil {
+			c.fail(err)
+			return max(code, 1)
+		}
+		if !ok {
+			code = max(code, 1)
+		}
+	}
 	return code
 }
+
+// testNotes follows the flags in spbuild test -h.
+const testNotes = `
+Budgets: -budget FILE has lines "ROOT P SIZE", such as "TestRender 8 64MiB"
+(ROOT a test's name, importpath.TestName, a pattern such as Test*, or * for
+any; P a processor count or max; the first ROOT that matches a test wins),
+and a test function's doc comment may hold "//spgo:budget 64MiB p=8", which
+wins over the file. A test fails its budget when MHWM_P, or the high end of
+its interval, exceeds it; the lines responsible are printed.
+
+Exit status: 0 when every test passed and met its budgets; 1 when a test
+failed or did not build (go test's status), when every test passed but one
+exceeded its budget, or when spbuild could not instrument the packages; 2
+for bad usage, a bad budget file or marker; otherwise go test's status.
+`
 
 type pkgProfile struct {
 	path string

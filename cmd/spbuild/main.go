@@ -6,7 +6,7 @@
 //
 //	spbuild build [-o file] [build flags] [package]
 //	spbuild run   [-pmax n | -p list] [-threshold M] [-json f] [-html f] [-pprof f] [-q] [build flags] [package] [-- program args]
-//	spbuild test  [-pmax n | -p list] [-json f] [-html f] [-pprof f] [-run regexp] [build flags] [packages] [-- go test flags]
+//	spbuild test  [-pmax n | -p list] [-budget file] [-json f] [-html f] [-pprof f] [-run regexp] [build flags] [packages] [-- go test flags]
 //
 // run builds the package instrumented, runs it serially and
 // deterministically with the given arguments (stdin, stdout, stderr and
@@ -24,6 +24,16 @@
 // or go test, which get those signals themselves: the exit status is then
 // 128+n for signal n); the next spbuild removes one that a killed
 // spbuild left.
+//
+// test checks memory budgets: those of -budget file (lines "ROOT P
+// SIZE") and the //spgo:budget markers in test functions' doc comments
+// (docs/budgets.md). A test whose MHWM_P, or the high end of its
+// interval, exceeds its budget fails, with the lines responsible
+// printed; the exit status is then 1 if go test's was 0.
+//
+// Exit status: run, the program's; test, go test's, or 1 when the tests
+// passed and a budget failed; 2 for bad usage (a bad budget file or
+// marker included); 1 when spbuild itself failed.
 //
 // Build flags: -tags, -race, -gcflags, -ldflags, -trimpath, -mod, and
 // -instrument patterns (packages outside the main module to instrument).
@@ -61,7 +71,7 @@ func main() {
 const usage = `usage:
 	spbuild build [-o file] [build flags] [package]
 	spbuild run   [-pmax n | -p list] [-threshold M] [-json f] [-html f] [-pprof f] [-q] [build flags] [package] [-- program args]
-	spbuild test  [-pmax n | -p list] [-json f] [-html f] [-pprof f] [-run regexp] [build flags] [packages] [-- go test flags]
+	spbuild test  [-pmax n | -p list] [-budget file] [-json f] [-html f] [-pprof f] [-run regexp] [build flags] [packages] [-- go test flags]
 Run 'spbuild <command> -h' for the flags of a command.
 `
 

@@ -5,9 +5,9 @@
 //
 //	spreport show  [-q n] [-p list] [-lines n] [-root name] profile.json
 //	spreport curve [-lines n] [-root name] profile.json
-//	spreport diff  [-q n] [-max-increase PCT|SIZE] [-format text|markdown|github] [-lines n] [-root name] base.json change.json
+//	spreport diff  [-q n] [-max-increase PCT|SIZE] [-noise SIZE,PCT] [-format text|markdown|github] [-lines n] [-root name] base.json change.json
 //	spreport diff  -qs q,q2 [flags] profile.json
-//	spreport html  [-o file] [-q n] [-by line|func] [-lines n] [-diff base.json | -qs q,q2] profile.json
+//	spreport html  [-o file] [-q n] [-by line|func] [-lines n] [-diff base.json [-noise SIZE,PCT] | -qs q,q2] profile.json
 //	spreport pprof [-o file] [-q list] [-root name] profile.json
 //
 // show prints, per root, MHWM_p for the chosen p with the serial peak and
@@ -25,7 +25,16 @@
 // time, a diff view); pprof writes a pprof profile with sample types mhwm_<q>,
 // alloc_space and alloc_objects for go tool pprof.
 //
-// Exit status: 0, 1 when the diff gate fails, 2 for bad usage or input
+// A diff of two profiles has a noise floor (-noise, default max(32 KiB,
+// 1 %) of a line's or root's larger figure): lines that moved within it
+// by runtime jitter are summarised in one row, not listed nor annotated,
+// and a matched root within it does not fail the gate. An edited line
+// is matched to its former self (same file and function, similar text,
+// nearest position). Lines are listed increases first, then decreases,
+// each largest first.
+//
+// Exit status: 0; 1 when the diff gate fails (a root grew past
+// -max-increase and beyond the noise floor); 2 for bad usage or input
 // (a file that is not a valid spgo profile gets one line saying why).
 package main
 
@@ -46,9 +55,9 @@ import (
 const usage = `usage:
 	spreport show  [-q n] [-p list] [-lines n] [-root name] profile.json
 	spreport curve [-lines n] [-root name] profile.json
-	spreport diff  [-q n] [-max-increase PCT|SIZE] [-format text|markdown|github] [-lines n] [-root name] base.json change.json
+	spreport diff  [-q n] [-max-increase PCT|SIZE] [-noise SIZE,PCT] [-format text|markdown|github] [-lines n] [-root name] base.json change.json
 	spreport diff  -qs q,q2 [flags] profile.json
-	spreport html  [-o file] [-q n] [-by line|func] [-lines n] [-diff base.json | -qs q,q2] profile.json
+	spreport html  [-o file] [-q n] [-by line|func] [-lines n] [-diff base.json [-noise SIZE,PCT] | -qs q,q2] profile.json
 	spreport pprof [-o file] [-q list] [-root name] profile.json
 Run 'spreport <command> -h' for the flags of a command.
 `
@@ -216,16 +225,34 @@ func cmdCurve(args []string, stdout io.Writer) error {
 
 // diffFlags are the flags diff and html share.
 type diffFlags struct {
-	q    *int
-	qs   *string
-	root *string
+	q     *int
+	qs    *string
+	root  *string
+	noise *string
 }
 
 func (d *diffFlags) register(fs *flag.FlagSet) {
 	d.q = fs.Int("q", 0, "processor count compared (default the largest both profiles have)")
 	d.qs = fs.String("qs", "", "compare two processor counts q,q2 of one profile instead of two profiles")
 	d.root = fs.String("root", "", "compare only the root of this name")
+	d.noise = fs.String("noise", report.DefaultNoise().Spec(), noiseHelp)
 }
+
+const noiseHelp = "noise floor of a diff of two profiles: a size, a percentage or both (32KiB,1%), or off. " +
+	"A change from b to c bytes within max(size, percentage of max(b, c)) is noise: " +
+	"such a line is not listed nor annotated, such a root does not fail the gate"
+
+// diffNotes follows the flags in spreport diff -h.
+const diffNotes = `
+Lines are matched by function and source text; a line left over on each
+side is matched to its edited self (same file and function, similar
+text, nearest position) and shown with its former text. Lines are
+listed increases first, then decreases, each largest first.
+
+Exit status: 0 when no root grew past -max-increase beyond the noise
+floor (or without -max-increase); 1 when one did (the gate failed); 2
+for bad usage or a file that is not a valid spgo profile.
+`
 
 // diff compares the profile at basePath with change (read from
 // changePath), or two q of change when basePath is "".
@@ -244,6 +271,10 @@ func (d *diffFlags) diff(basePath string, change *profile.Profile, changePath st
 		}
 		return report.DiffPs(change, qs[0], qs[1])
 	}
+	noise, err := report.ParseNoise(*d.noise)
+	if err != nil {
+		return nil, usageError{"-noise: " + err.Error()}
+	}
 	base, err := read(basePath)
 	if err != nil {
 		return nil, err
@@ -253,11 +284,25 @@ func (d *diffFlags) diff(basePath string, change *profile.Profile, changePath st
 			return nil, fmt.Errorf("%s: %w", basePath, err)
 		}
 	}
-	return report.DiffProfiles(base, change, basePath, changePath, *d.q)
+	diff, err := report.DiffProfiles(base, change, basePath, changePath, *d.q)
+	if err != nil {
+		return nil, err
+	}
+	diff.SetNoise(noise)
+	return diff, nil
+}
+
+// isSet reports whether the flag name was given on the command line.
+func isSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
 
 func cmdDiff(args []string, stdout io.Writer) error {
-	fs := flags("diff", "diff [-q n | -qs q,q2] [-max-increase PCT|SIZE] [-format text|markdown|github] [-lines n] [-root name] [base.json] change.json")
+	fs := flags("diff", "diff [-q n | -qs q,q2] [-max-increase PCT|SIZE] [-noise SIZE,PCT] [-format text|markdown|github] [-lines n] [-root name] [base.json] change.json")
+	usage := fs.Usage
+	fs.Usage = func() { usage(); fmt.Fprint(fs.Output(), diffNotes) }
 	var df diffFlags
 	df.register(fs)
 	maxInc := fs.String("max-increase", "", "CI gate: exit 1 when a root's MHWM grew by more than this (5%, 64MiB)")
@@ -272,6 +317,9 @@ func cmdDiff(args []string, stdout io.Writer) error {
 	}
 	if *df.qs != "" && *df.q != 0 {
 		return usageError{"-q and -qs exclude each other"}
+	}
+	if *df.qs != "" && isSet(fs, "noise") {
+		return usageError{"-noise applies to two profiles: the two processor counts of one run (-qs) have no jitter between them"}
 	}
 	o := report.DiffOptions{Lines: *lines}
 	if *maxInc != "" {
@@ -338,13 +386,14 @@ func repoPrefix(sourceRoot string) string {
 }
 
 func cmdHTML(args []string, stdout io.Writer) error {
-	fs := flags("html", "html [-o file] [-q n] [-by line|func] [-lines n] [-diff base.json | -qs q,q2] profile.json")
+	fs := flags("html", "html [-o file] [-q n] [-by line|func] [-lines n] [-diff base.json [-noise SIZE,PCT] | -qs q,q2] profile.json")
 	out := fs.String("o", "spgo.html", "output file (- for standard output)")
 	q := fs.Int("q", 0, "processor count of the per-line view (default the largest)")
 	by := fs.String("by", "line", "heap bands by line or func")
 	lines := fs.Int("lines", 20, "lines listed per root")
 	base := fs.String("diff", "", "add a diff view against this baseline profile")
 	qs := fs.String("qs", "", "add a diff view of two processor counts q,q2 of the profile")
+	noise := fs.String("noise", report.DefaultNoise().Spec(), "with -diff: "+noiseHelp)
 	pos, err := parse(fs, stdout, args, 1, 1)
 	if err != nil {
 		return err
@@ -362,7 +411,7 @@ func cmdHTML(args []string, stdout io.Writer) error {
 	o := report.HTMLOptions{Title: strings.Join(p.Args, " "), Q: *q, Lines: *lines, By: *by}
 	if *base != "" || *qs != "" {
 		empty := ""
-		df := diffFlags{q: q, qs: qs, root: &empty}
+		df := diffFlags{q: q, qs: qs, root: &empty, noise: noise}
 		if o.Diff, err = df.diff(*base, p, pos[0]); err != nil {
 			return err
 		}

@@ -16,6 +16,11 @@ import (
 // MHWM_p = 2 MiB + min(p, 16)·2 MiB (plus a few KiB of runtime).
 const tiles = "testdata/tiles.json"
 
+// rerun is the same program run again under a later runtime, with
+// intervals: its lines differ from tiles.json's by up to 14.4 KiB of
+// runtime jitter (MHWM_64 28.2 KiB lower).
+const rerun = "testdata/tiles-rerun.json"
+
 // spreport runs the command in-process.
 func spreport(args ...string) (stdout, stderr string, code int) {
 	var o, e bytes.Buffer
@@ -101,6 +106,20 @@ func TestCommands(t *testing.T) {
 		{"diff gate removed root", []string{"diff", "-max-increase", "5%", twoRoots, tiles}, 0, []string{"main.extra: root gone", "no root grew more than 5%"}, ""},
 		{"diff gate on qs", []string{"diff", "-qs", "1,2", "-max-increase", "10%", tiles}, 1, []string{"FAIL: grew more than 10%"}, ""},
 		{"diff markdown", []string{"diff", "-format", "markdown", "-qs", "4,8", tiles}, 0, []string{"| `main.main` | 4 → 8 | 10 MiB | 18 MiB | +8 MiB |"}, ""},
+		{"diff jitter passes", []string{"diff", "-max-increase", "0%", "-format", "github", rerun, tiles}, 0, []string{
+			"(more than 0%, but within the noise floor max(32 KiB, 1%): passes)",
+			"… 5 line(s) within the noise floor max(32 KiB, 1%), not listed: net +28.2 KiB",
+		}, ""},
+		{"diff jitter without a floor", []string{"diff", "-noise", "off", "-max-increase", "0%", "-format", "github", rerun, tiles}, 1, []string{
+			"::error file=main.go,line=31,title=spgo MHWM +14.4 KiB::",
+			"FAIL: grew more than 0%",
+		}, ""},
+		{"diff floor below the jitter", []string{"diff", "-noise", "8KiB", "-max-increase", "0%", rerun, tiles}, 1, []string{
+			"+14.4 KiB  main.go:31", "+9.9 KiB   main.go:35", "… 3 line(s) within the noise floor 8 KiB",
+		}, ""},
+		{"diff help", []string{"diff", "-h"}, 0, []string{"-noise string", "Exit status: 0 when no root grew past -max-increase", "1 when one did"}, ""},
+		{"diff bad noise", []string{"diff", "-noise", "1%,2%", tiles, tiles}, 2, nil, `-noise: bad noise floor "1%,2%": two percentages`},
+		{"diff noise with qs", []string{"diff", "-noise", "1%", "-qs", "1,2", tiles}, 2, nil, "-noise applies to two profiles"},
 		{"diff one file", []string{"diff", tiles}, 2, nil, "compare two profiles (base.json change.json), or two processor counts of one with -qs q,q2"},
 		{"diff bad format", []string{"diff", "-format", "xml", tiles, tiles}, 2, nil, `-format "xml": want text, markdown or github`},
 		{"diff bad limit", []string{"diff", "-max-increase", "lots", tiles, tiles}, 2, nil, `-max-increase: bad limit "lots"`},
@@ -196,5 +215,20 @@ func TestFiles(t *testing.T) {
 	stdout, _, code := spreport("pprof", "-o", "-", tiles)
 	if code != 0 || !strings.HasPrefix(stdout, "\x1f\x8b") {
 		t.Errorf("pprof -o -: exit %d, %d bytes not gzip", code, len(stdout))
+	}
+}
+
+// TestDiffJitter: two runs of one program that differ only by runtime
+// jitter give no GitHub annotation at all under the default floor,
+// whatever the gate's limit; the gate still fails on real growth.
+func TestDiffJitter(t *testing.T) {
+	for _, limit := range []string{"0%", "0B", "5%"} {
+		stdout, stderr, code := spreport("diff", "-max-increase", limit, "-format", "github", rerun, tiles)
+		if code != 0 || strings.Contains(stdout, "::") {
+			t.Errorf("-max-increase %s: exit %d, annotations:\n%s%s", limit, code, stdout, stderr)
+		}
+	}
+	if _, _, code := spreport("diff", "-max-increase", "0%", "-qs", "1,2", tiles); code != 1 {
+		t.Errorf("growth from p=1 to 2 passes the gate: exit %d", code)
 	}
 }
