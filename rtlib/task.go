@@ -337,7 +337,6 @@ func EndRoot(r *Root) {
 		return
 	}
 	holdLocked(t)
-	sched.mainGone = sched.mainGone || goexit
 	if sched.goids.at(t.goid) == t {
 		sched.goids.del(t.goid)
 	}
