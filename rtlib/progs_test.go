@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -644,6 +645,49 @@ func progRLockerCond(out *recorder) {
 	ml.Unlock()
 	Wait(sWait, &wg)
 }
+
+// progSpinLockerCond: a Cond whose L is a spin lock written in Go, as
+// instrumented code (runtime.Gosched while the lock is taken; ants's
+// pkg/sync): waiters take it back after CondWait while the others hold
+// it.
+func progSpinLockerCond(out *recorder) {
+	var l spinLock
+	c := sync.NewCond(&l)
+	turn := 0
+	var wg sync.WaitGroup
+	for i := 1; i <= 3; i++ {
+		Add(sAdd, &wg, 1)
+		spawn(func() {
+			defer Done(&wg)
+			LockerLock(sLock, &l)
+			for turn != i {
+				CondWait(sCond, c)
+			}
+			out.printf("turn %d", i)
+			turn++
+			Broadcast(c)
+			Gosched(sCall) // the woken spin for the lock meanwhile
+			LockerUnlock(&l)
+		})
+	}
+	LockerLock(sLock, &l)
+	turn = 1
+	Broadcast(c)
+	Gosched(sCall)
+	LockerUnlock(&l)
+	Wait(sWait, &wg)
+}
+
+// spinLock is a Locker without TryLock that spins, yielding.
+type spinLock struct{ v atomic.Int32 }
+
+func (l *spinLock) Lock() {
+	for !l.v.CompareAndSwap(0, 1) {
+		Gosched(sCall)
+	}
+}
+
+func (l *spinLock) Unlock() { l.v.Store(0) }
 
 type myLocker struct{ mu sync.Mutex }
 

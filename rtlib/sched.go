@@ -50,6 +50,7 @@ const (
 	kForked taskKind = iota // a go statement, WaitGroup.Go or errgroup Go (Fork)
 	kRoot                   // a root that began on a goroutine rtlib did not hold (BeginRoot)
 	kGuest                  // a goroutine adopted at its first hook
+	kInit                   // the main goroutine, adopted by a hook of package initialisation
 	kBubble                 // bubbleTask: a go statement in a synctest bubble
 )
 
@@ -146,6 +147,7 @@ var sched struct {
 	windows       []*window
 	stolen        int
 	guestsOutside int
+	rooted        bool // a root has begun
 
 	flushing bool // the holder flushes the profile in releaseLocked
 
@@ -903,7 +905,21 @@ func selfSlow() *Task {
 var stolenTasks []*Task
 
 // adoptLocked makes a task of the goroutine id that rtlib did not know.
+//
+// A hook called by package initialisation, before any root, adopts the
+// main goroutine as the init task: only that goroutine runs
+// initialisation, so, unlike a guest, it does not make every hook ask
+// who calls it. It becomes main.main's root, or ends when a test's root
+// begins on another goroutine (BeginRoot).
 func adoptLocked(id uint64) *Task {
+	if id == 1 && !sched.rooted && len(sched.windows) == 0 {
+		t := newTaskLocked(kInit)
+		t.goid = id
+		sched.goids.put(id, t)
+		acct.Add(1)
+		dagAdopt(t)
+		return t
+	}
 	t := newTaskLocked(kGuest)
 	t.goid = id
 	sched.goids.put(id, t)

@@ -192,7 +192,7 @@ func BroadcastFunc(c *sync.Cond) func() { return func() { Broadcast(c) } }
 // LockerLock is sync.Locker.Lock, a lock through the interface (a
 // sync.Cond's L): by the dynamic type, a Mutex or RWMutex (or its
 // RLocker) is locked as by its own hook, a Locker with TryLock parks
-// while it fails, and any other is locked without the baton.
+// while it fails, and any other is locked holding the baton.
 func LockerLock(site Site, l sync.Locker) {
 	if inBubble() {
 		l.Lock()
@@ -244,10 +244,12 @@ func lockLocker(site Site, t *Task, l sync.Locker) {
 			}
 			return
 		}
-		// A Locker rtlib cannot try: lock it without the baton.
-		goOut(t)
+		// A Locker rtlib cannot try: lock it holding the baton. Its
+		// Lock may be instrumented code (a spin lock that calls
+		// runtime.Gosched), whose hooks need the baton; an
+		// uninstrumented one that blocks in the Go runtime loses the
+		// baton to the watchdog's blocked-holder rule.
 		l.Lock()
-		arrive(t)
 	}
 }
 

@@ -268,13 +268,14 @@ func BeginRoot(site Site) *Root {
 		mainMain = rec.Func == "main.main"
 	}
 	sched.mu.Lock()
+	sched.rooted = true
 	c := cur.Load()
 	if c != nil && c.goid == id {
 		nested := true
-		if c.kind == kGuest {
+		if c.kind == kGuest || c.kind == kInit {
 			// The goroutine was adopted before (package
 			// initialisation called a hook): it becomes the root.
-			if c.win == nil {
+			if c.kind == kGuest && c.win == nil {
 				sched.guestsOutside--
 				updateCheckingLocked()
 			}
@@ -284,6 +285,11 @@ func BeginRoot(site Site) *Root {
 		dagRootBegin(c, site)
 		beat(site) // last: see beat
 		return &Root{site: site, t: c, nested: nested, mainMain: mainMain}
+	}
+	if c != nil && c.kind == kInit {
+		// A test's root: the main goroutine is done with package
+		// initialisation and waits in the testing package's main.
+		retireLocked(c)
 	}
 	r := &Root{site: site, mainMain: mainMain}
 	t := sched.goids.at(id)

@@ -115,9 +115,7 @@ func TestHugeLimits(t *testing.T) {
 	if err != nil || !res.Exact || res.MHWM[64] != 64 {
 		t.Fatalf("MaxLimit: %v %v", res.MHWM[64], err)
 	}
-	if d := time.Since(start); d > 20*time.Second {
-		t.Errorf("huge limits took %v", d) // a hang guard, not a benchmark
-	}
+	t.Logf("huge limits took %v (go test's timeout is the hang guard)", time.Since(start))
 }
 
 // A scope with many blocks in series, and deep nesting, attribute without
