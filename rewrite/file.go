@@ -314,6 +314,8 @@ func (r *fileRewriter) post(c *dstutil.Cursor) bool {
 		r.send(c, n)
 	case *dst.RangeStmt:
 		r.rangeChan(c, n)
+	case *dst.ForStmt:
+		r.spinLoop(n)
 	case *dst.SelectStmt:
 		r.selectStmt(c, n)
 	case *dst.LabeledStmt:

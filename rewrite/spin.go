@@ -1,0 +1,57 @@
+package rewrite
+
+import (
+	"go/ast"
+	"go/token"
+
+	"github.com/dave/dst"
+)
+
+// A spin loop waits, in Go, for another goroutine to change what it
+// tests: `for !q.TryEnqueue(v) {}`, `for atomic.LoadInt32(&ready) == 0 {}`,
+// `for { if v, ok = q.TryDequeue(); ok { break } }`. Go preempts it;
+// under rtlib's baton the goroutine it waits for never runs unless the
+// loop gives the baton up, and its body may pass no hook at all. So the
+// rewriter counts each fruitless turn as a poll (rt.Polled): after a few
+// the holder yields to whoever is ready (rtlib/poll.go).
+//
+// Two shapes are spin loops: a for statement whose body is empty (every
+// turn is fruitless), and a for statement without condition whose body is
+// a single if statement, without else, that leaves the loop (its block
+// ends in break, return or goto): the turns that reach the end of the
+// body are the fruitless ones. Loops that do work between their tests
+// are left alone: counting them as polls would reorder ordinary loops.
+
+// spinLoop marks the fruitless turn of n if n is a spin loop.
+func (r *fileRewriter) spinLoop(n *dst.ForStmt) {
+	af, _ := r.astOf(n).(*ast.ForStmt)
+	if af == nil {
+		return // a loop the rewriter made
+	}
+	switch {
+	case len(af.Body.List) == 0:
+	case af.Cond == nil && len(af.Body.List) == 1 && leavesLoop(af.Body.List[0]):
+	default:
+		return
+	}
+	m := &dst.ExprStmt{X: r.rtCall("Polled", r.site(af.For, "Call"))}
+	m.Decs.Before = dst.NewLine
+	r.origin[m] = r.pos(af.For)
+	n.Body.List = append(n.Body.List, m)
+}
+
+// leavesLoop reports whether s is an if statement without else whose
+// block ends by leaving the loop.
+func leavesLoop(s ast.Stmt) bool {
+	is, ok := s.(*ast.IfStmt)
+	if !ok || is.Else != nil || len(is.Body.List) == 0 {
+		return false
+	}
+	switch last := is.Body.List[len(is.Body.List)-1].(type) {
+	case *ast.ReturnStmt:
+		return true
+	case *ast.BranchStmt:
+		return last.Tok == token.BREAK || last.Tok == token.GOTO
+	}
+	return false
+}

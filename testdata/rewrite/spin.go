@@ -1,0 +1,51 @@
+// Spin loops: a turn that finds nothing is a poll, so that the goroutine
+// the loop waits for gets the baton.
+package main
+
+import (
+	"sync/atomic"
+)
+
+var ready atomic.Int32
+
+func try(n int) (int, bool) { return n, n > 3 }
+
+func spin() int {
+	for ready.Load() == 0 {
+	}
+	for {
+		if v, ok := try(4); ok {
+			return v
+		}
+	}
+}
+
+func spinBreak() (v int) {
+	ok := false
+	for {
+		if v, ok = try(5); ok {
+			break
+		}
+	}
+	return v
+}
+
+// notSpin does work between its tests: left alone.
+func notSpin() int {
+	sum := 0
+	for i := 0; i < 10; i++ {
+		sum += i
+	}
+	for {
+		sum++
+		if sum > 100 {
+			break
+		}
+	}
+	return sum
+}
+
+func main() {
+	ready.Store(1)
+	_, _, _ = spin(), spinBreak(), notSpin()
+}
