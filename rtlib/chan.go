@@ -53,6 +53,13 @@ func Send[T any](site Site, ch chan<- T, v T) {
 	beat(site) // last: see beat
 }
 
+// sendSlow and recvSlow are one protocol written twice: the attempts,
+// the rendezvous and the external mode of a blocking channel operation
+// (chanBlock). Only the select statements differ, and a select cannot be
+// generic over the direction of its case: reflect.Select could, at an
+// allocation and a reflective call per attempt on the hottest path of a
+// pipeline. What they share beyond the selects is in chanBlock,
+// extAnswer, rvCancelled, waitBaton and holdAgain.
 func sendSlow[T any](t *Task, ch chan<- T, v T) {
 	key := chanPtr(ch)
 	m := chanBlock(t, key, 's')

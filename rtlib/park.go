@@ -68,22 +68,38 @@ func linkLocked(t *Task, q *waitq, kind wkind, dir byte, k int) {
 
 func unlinkLocked(w *waiter) {
 	q := w.q
-	if w.prev == nil {
-		q.head = w.next
-	} else {
-		w.prev.next = w.next
-	}
-	if w.next == nil {
-		q.tail = w.prev
-	} else {
-		w.next.prev = w.prev
-	}
+	unlink(w, &q.head, &q.tail, waiterLinks)
 	if q.head == nil && q.key != nil {
 		sched.waitqs.del(q.key)
 		q.key = nil
 		sched.freeQs = append(sched.freeQs, q)
 	}
-	w.t, w.q, w.prev, w.next = nil, nil, nil, nil
+	w.t, w.q = nil, nil
+}
+
+func parkLinks(t *Task) (prev, next **Task) { return &t.pprev, &t.pnext }
+
+func waiterLinks(w *waiter) (prev, next **waiter) { return &w.prev, &w.next }
+
+// unlink takes x off the doubly linked list whose ends are *head and
+// *tail; links returns the addresses of an element's links. The park
+// list, the wait queues and the list of external operations are such
+// lists, each through links of its own.
+func unlink[T any](x *T, head, tail **T, links func(*T) (prev, next **T)) {
+	prev, next := links(x)
+	if *prev == nil {
+		*head = *next
+	} else {
+		_, pn := links(*prev)
+		*pn = *next
+	}
+	if *next == nil {
+		*tail = *prev
+	} else {
+		np, _ := links(*next)
+		*np = *prev
+	}
+	*prev, *next = nil, nil
 }
 
 // parkLocked parks the holder t, whose registrations are linked, passes
@@ -135,17 +151,7 @@ func unparkLocked(t *Task) {
 // offParkListLocked takes the parked task t off the park list and its
 // counts, leaving its registrations.
 func offParkListLocked(t *Task) {
-	if t.pprev == nil {
-		sched.parkHead = t.pnext
-	} else {
-		t.pprev.pnext = t.pnext
-	}
-	if t.pnext == nil {
-		sched.parkTail = t.pprev
-	} else {
-		t.pnext.pprev = t.pprev
-	}
-	t.pprev, t.pnext = nil, nil
+	unlink(t, &sched.parkHead, &sched.parkTail, parkLinks)
 	sched.nparked--
 	if t.pk != pkCond {
 		sched.nretry--

@@ -559,18 +559,10 @@ func insertExtLocked(t *Task) {
 }
 
 func removeExtLocked(t *Task) {
-	if t.xprev == nil {
-		sched.extHead = t.xnext
-	} else {
-		t.xprev.xnext = t.xnext
-	}
-	if t.xnext == nil {
-		sched.extTail = t.xprev
-	} else {
-		t.xnext.xprev = t.xprev
-	}
-	t.xprev, t.xnext = nil, nil
+	unlink(t, &sched.extHead, &sched.extTail, extLinks)
 }
+
+func extLinks(t *Task) (prev, next **Task) { return &t.xprev, &t.xnext }
 
 // gatherWindow is how long the task that takes the free baton waits for
 // selects running for real that complete at about the same time (all

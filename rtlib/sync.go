@@ -20,14 +20,7 @@ func Lock(site Site, mu *sync.Mutex) {
 		mu.Lock()
 		return
 	}
-	t := self()
-	sliced(t)
-	commOp(site, "a mutex")
-	for !mu.TryLock() {
-		parkOn(t, unsafe.Pointer(mu), wkMutex, pkLock)
-	}
-	recLock(unsafe.Pointer(mu), true)
-	beat(site) // last: see beat
+	lockOn(site, unsafe.Pointer(mu), wkMutex, mu.TryLock)
 }
 
 // Unlock is sync.Mutex.Unlock.
@@ -36,10 +29,76 @@ func Unlock(mu *sync.Mutex) {
 		mu.Unlock()
 		return
 	}
+	unlockOn(unsafe.Pointer(mu), wkMutex, mu.Unlock)
+}
+
+// RWLock is sync.RWMutex.Lock.
+func RWLock(site Site, mu *sync.RWMutex) {
+	if inBubble() {
+		mu.Lock()
+		return
+	}
+	lockOn(site, unsafe.Pointer(mu), wkRWW, mu.TryLock)
+}
+
+// RWUnlock is sync.RWMutex.Unlock.
+func RWUnlock(mu *sync.RWMutex) {
+	if inBubble() {
+		mu.Unlock()
+		return
+	}
+	unlockOn(unsafe.Pointer(mu), wkRWW, mu.Unlock)
+}
+
+// RLock is sync.RWMutex.RLock.
+func RLock(site Site, mu *sync.RWMutex) {
+	if inBubble() {
+		mu.RLock()
+		return
+	}
+	lockOn(site, unsafe.Pointer(mu), wkRWR, mu.TryRLock)
+}
+
+// RUnlock is sync.RWMutex.RUnlock.
+func RUnlock(mu *sync.RWMutex) {
+	if inBubble() {
+		mu.RUnlock()
+		return
+	}
+	unlockOn(unsafe.Pointer(mu), wkRWR, mu.RUnlock)
+}
+
+// lockOn takes the lock at key, of kind wkMutex, wkRWW (a writer) or
+// wkRWR (a reader), with try, the lock's TryLock or TryRLock: the holder
+// parks on the lock while try fails. The method values do not escape:
+// the three hooks allocate nothing.
+func lockOn(site Site, key unsafe.Pointer, kind wkind, try func() bool) {
+	t := self()
+	sliced(t)
+	commOp(site, "a mutex")
+	for !try() {
+		parkOn(t, key, kind, pkLock)
+	}
+	recLock(key, kind != wkRWR)
+	beat(site) // last: see beat
+}
+
+// unlockOn releases the lock at key, held as kind (see lockOn), with
+// unlock, and wakes whom the release may let in: the first locker of a
+// Mutex, every waiter of an RWMutex a writer released, the first writer
+// when a reader leaves.
+func unlockOn(key unsafe.Pointer, kind wkind, unlock func()) {
 	self()
-	mu.Unlock()
-	recUnlock(unsafe.Pointer(mu), true)
-	unlocked(unsafe.Pointer(mu), wkMutex, false)
+	unlock()
+	recUnlock(key, kind != wkRWR)
+	switch kind {
+	case wkMutex:
+		unlocked(key, wkMutex, false)
+	case wkRWW:
+		unlocked(key, wkAny, true)
+	default:
+		unlocked(key, wkRWW, false)
+	}
 	beat(-1) // last: see beat
 }
 
@@ -59,64 +118,6 @@ func unlocked(key unsafe.Pointer, kind wkind, all bool) {
 		wakeFirstLocked(key, kind, 0)
 	}
 	sched.mu.Unlock()
-}
-
-// RWLock is sync.RWMutex.Lock.
-func RWLock(site Site, mu *sync.RWMutex) {
-	if inBubble() {
-		mu.Lock()
-		return
-	}
-	t := self()
-	sliced(t)
-	commOp(site, "a mutex")
-	for !mu.TryLock() {
-		parkOn(t, unsafe.Pointer(mu), wkRWW, pkLock)
-	}
-	recLock(unsafe.Pointer(mu), true)
-	beat(site) // last: see beat
-}
-
-// RWUnlock is sync.RWMutex.Unlock.
-func RWUnlock(mu *sync.RWMutex) {
-	if inBubble() {
-		mu.Unlock()
-		return
-	}
-	self()
-	mu.Unlock()
-	recUnlock(unsafe.Pointer(mu), true)
-	unlocked(unsafe.Pointer(mu), wkAny, true)
-	beat(-1) // last: see beat
-}
-
-// RLock is sync.RWMutex.RLock.
-func RLock(site Site, mu *sync.RWMutex) {
-	if inBubble() {
-		mu.RLock()
-		return
-	}
-	t := self()
-	sliced(t)
-	commOp(site, "a mutex")
-	for !mu.TryRLock() {
-		parkOn(t, unsafe.Pointer(mu), wkRWR, pkLock)
-	}
-	recLock(unsafe.Pointer(mu), false)
-	beat(site) // last: see beat
-}
-
-// RUnlock is sync.RWMutex.RUnlock.
-func RUnlock(mu *sync.RWMutex) {
-	if inBubble() {
-		mu.RUnlock()
-		return
-	}
-	self()
-	mu.RUnlock()
-	recUnlock(unsafe.Pointer(mu), false)
-	unlocked(unsafe.Pointer(mu), wkRWW, false)
-	beat(-1) // last: see beat
 }
 
 // CondWait is sync.Cond.Wait. rtlib keeps its own first-in first-out list
