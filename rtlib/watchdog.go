@@ -133,6 +133,8 @@ var wd struct {
 	poll         time.Duration // the next poll's delay (1 ms … maxPoll)
 	pollAt       uint64        // sched.progress when the polls began
 	blockedTicks int           // ticks in a row that found the holder waiting in the Go runtime (holderWaits)
+	tickCPU      time.Duration // the process's CPU time at the last check, and when
+	tickAt       time.Time
 	limit        time.Duration // the period for the holder the last look saw
 	silent       bool          // an adopted goroutine's leash: no warning
 }
@@ -222,13 +224,17 @@ func wdCheck() {
 		}
 		wd.holder, wd.switches, wd.since = h, sched.switches, now
 		wd.cpu0 = cpuTime()
+		wd.tickCPU, wd.tickAt = wd.cpu0, now
 		wd.blockedTicks = 0
 		return
 	}
 	idle := now.Sub(wd.since)
 	ready := h != nil && (sched.nready > 0 || h.resumer != nil)
 	parked := h != nil && sched.nparked > 0
-	if (ready || parked) && !sched.flushing && !collecting.Load() && holderWaits() {
+	cpu := cpuTime()
+	quiet := cpu >= 0 && wd.tickCPU >= 0 && cpu-wd.tickCPU < now.Sub(wd.tickAt)/10
+	wd.tickCPU, wd.tickAt = cpu, now
+	if (ready || parked) && !sched.flushing && !collecting.Load() && holderWaits(quiet) {
 		// Blocked in the Go runtime (a channel, lock or I/O of
 		// uninstrumented code: io.Pipe, a dependency's worker): on the
 		// second tick in a row, pass the baton on at once, without a
@@ -323,12 +329,14 @@ var wdSamples = []metrics.Sample{
 	{Name: "/sched/goroutines/not-in-go:goroutines"},
 }
 
-// holderWaits reports whether the holder waits in the Go runtime: the
-// process runs on one P, and no goroutine but the watchdog is running or
-// runnable, and none is in a system call or in C (where a holder may be
-// busy). A holder computing is running or, preempted for the watchdog,
+// holderWaits reports whether the holder waits, in the Go runtime or in
+// a system call: the process runs on one P, no goroutine but the watchdog
+// is running or runnable, and none is in a system call or in C (where a
+// holder may be busy) unless the process used next to no CPU since the
+// last tick (idle: a holder waiting for a child process, a pipe, a
+// socket). A holder computing is running or, preempted for the watchdog,
 // runnable. Only the watchdog calls it.
-func holderWaits() bool {
+func holderWaits(idle bool) bool {
 	metrics.Read(wdSamples)
 	for _, s := range wdSamples {
 		if s.Value.Kind() != metrics.KindUint64 {
@@ -336,7 +344,7 @@ func holderWaits() bool {
 		}
 	}
 	running, runnable, out := wdSamples[0].Value.Uint64(), wdSamples[1].Value.Uint64(), wdSamples[2].Value.Uint64()
-	return running+runnable <= 1 && out == 0 && runtime.GOMAXPROCS(0) == 1
+	return running+runnable <= 1 && (out == 0 || idle) && runtime.GOMAXPROCS(0) == 1
 }
 
 // noteBlocked records that the watchdog passed the baton on from a
