@@ -23,8 +23,9 @@ import (
 // to rtlib, queues for the baton again (identities are checked until it
 // does). Adopted goroutines (see self) get a short leash and no warning
 // while identities are checked: rtlib cannot see them leave. A holder
-// waiting in the Go runtime (holderWaits) loses the baton within two
-// ticks of blockTick, without a warning.
+// waiting in the Go runtime, or in a system call while the process is
+// idle (holderWaits), loses the baton within two ticks of blockTick,
+// without a warning.
 //
 // The watchdog is a chain of timer callbacks (wdTick), not a goroutine
 // that sleeps: between ticks no goroutine of rtlib's exists, for a
