@@ -46,6 +46,7 @@ func Send[T any](site Site, ch chan<- T, v T) {
 	select {
 	case ch <- v:
 		chanDone(chanPtr(ch), cap(ch), 's')
+		sliced(t)
 	default:
 		beat(site) // a warning about a blocking operation names it
 		sendSlow(t, ch, v)
@@ -129,6 +130,7 @@ func Recv2[T any](site Site, ch <-chan T) (v T, ok bool) {
 	select {
 	case v, ok = <-ch:
 		recvDone(chanPtr(ch), cap(ch), ok)
+		sliced(t)
 	default:
 		beat(site) // a warning about a blocking operation names it
 		v, ok = recvSlow(t, ch)
@@ -418,6 +420,9 @@ func (w *SelectState) fired(k int, chans []any) {
 	if k < len(chans) && k < len(w.dirs) {
 		key, n := chanOf(chans[k])
 		chanDone(key, n, w.dirs[k])
+	}
+	if w.m == mAttempt {
+		sliced(t) // it did not block
 	}
 	beat(w.site) // last: see beat
 }

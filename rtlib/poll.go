@@ -14,8 +14,9 @@ import (
 // yields: it goes to the back of the ready queue and the baton passes
 // on, as when it blocks (its parent, if it is a child that has not given
 // up the baton yet, then the ready queue's head); so does one that takes
-// lockSlice locks without blocking. Nobody ready: it goes on, as a Go
-// goroutine on an idle machine would.
+// lockSlice locks, or completes lockSlice channel operations, without
+// blocking. Nobody ready: it goes on, as a Go goroutine on an idle
+// machine would.
 //
 // The count is of operations, not of time, so the schedule stays
 // deterministic; but it is no longer depth-first, and the serial peak is
@@ -26,16 +27,19 @@ import (
 // return; default: }) lets the others run once every pollYield units.
 const pollYield = 64
 
-// lockSlice is how many locks a holder takes without giving the baton up
-// before it yields: a loop whose polls succeed (for sem.TryAcquire(1) {
-// sem.Release(1) }, each a lock and an unlock inside) waits, in Go, for
-// another goroutine to change what it polls, and that one needs the
-// baton. Far more than a loop that does real work between locks takes
-// before it blocks in the usual program.
+// lockSlice is how many locks a holder takes, or channel operations it
+// completes, without giving the baton up before it yields: a loop whose
+// polls succeed waits, in Go, for another goroutine to change what it
+// polls, and that one needs the baton: for sem.TryAcquire(1) {
+// sem.Release(1) } (each a lock and an unlock inside); a loop of selects
+// on closed channels until a flag another goroutine sets at its end
+// (ants's ReleaseContext: the pool's tests timed out). Far more than a
+// loop that does real work between operations takes before it blocks in
+// the usual program.
 const lockSlice = 1024
 
-// sliced counts a lock the holder t is about to take, and yields the
-// baton (before taking it) every lockSlice of them.
+// sliced counts a lock the holder t is about to take (or a channel
+// operation it completed), and yields the baton every lockSlice of them.
 func sliced(t *Task) {
 	if t.locks++; t.locks >= lockSlice {
 		t.locks = 0
@@ -95,12 +99,29 @@ func tried(site Site, ok bool) bool {
 
 // yield passes the baton on from the holder t when someone else can run
 // (t's parent suspended for it, or a ready task), t queueing behind them.
+//
+// When nobody can, every retryEvery-th such yield lets the parked tasks
+// retry their operations first (a retry round): what they wait for may
+// have been done by code rtlib does not see (a context's cancel closing
+// its done channel, a timer), and while the holder polls without ever
+// blocking the baton is never free for the watchdog's rounds. ants's
+// ReleaseContext loops on closed channels until its ticker goroutine,
+// parked on a cancelled context, has ended.
 func yield(t *Task) {
 	t.polls = 0
 	sched.mu.Lock()
-	if cur.Load() != t || t.resumer == nil && sched.readyHead == nil {
+	if cur.Load() != t {
 		sched.mu.Unlock()
 		return
+	}
+	if t.resumer == nil && sched.readyHead == nil {
+		if sched.emptyYields++; sched.emptyYields%retryEvery == 0 {
+			retryParkedLocked()
+		}
+		if sched.readyHead == nil {
+			sched.mu.Unlock()
+			return
+		}
 	}
 	yields++
 	pushReadyLocked(t)
@@ -111,3 +132,7 @@ func yield(t *Task) {
 
 // yields counts the times a holder yielded (tests). sched.mu held.
 var yields int
+
+// retryEvery is how many yields that found nobody ready make a retry
+// round of the parked tasks.
+const retryEvery = 16

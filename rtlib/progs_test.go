@@ -678,6 +678,30 @@ func progSpinLockerCond(out *recorder) {
 	Wait(sWait, &wg)
 }
 
+// progClosedSpin: the parent polls a flag between receives from a
+// closed channel, which never block; the child that sets the flag is
+// parked on a channel closed outside rtlib (as context's cancel closes
+// its done channel). The parent must yield, and the child retry.
+func progClosedSpin(out *recorder) {
+	done := make(chan struct{})
+	stop := make(chan struct{})
+	var flag atomic.Bool
+	var wg sync.WaitGroup
+	Add(sAdd, &wg, 1)
+	spawn(func() {
+		defer Done(&wg)
+		Recv(sRecv, stop)
+		flag.Store(true)
+	})
+	close(done)
+	close(stop) // not through rtlib: its parked receiver is not woken
+	for !flag.Load() {
+		Recv(sRecv, done)
+	}
+	Wait(sWait, &wg)
+	out.printf("flag seen")
+}
+
 // spinLock is a Locker without TryLock that spins, yielding.
 type spinLock struct{ v atomic.Int32 }
 

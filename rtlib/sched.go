@@ -137,12 +137,13 @@ var sched struct {
 	freeWG []*wgState
 	freeGS []*groupState
 
-	nextID   uint64
-	parkSeq  uint64
-	progress uint64 // successful operations seen while tasks were parked
-	roundAt  uint64 // progress at the last retry round
-	flushAt  uint64 // progress at the last flush for a possible deadlock
-	flushed  bool
+	nextID      uint64
+	parkSeq     uint64
+	progress    uint64 // successful operations seen while tasks were parked
+	roundAt     uint64 // progress at the last retry round
+	emptyYields uint64 // yields that found nobody ready (poll.go)
+	flushAt     uint64 // progress at the last flush for a possible deadlock
+	flushed     bool
 
 	windows       []*window
 	stolen        int
@@ -474,6 +475,13 @@ func retryRoundLocked(force bool) *Task {
 		return nil
 	}
 	sched.roundAt = sched.progress
+	retryParkedLocked()
+	return popReadyLocked()
+}
+
+// retryParkedLocked wakes every parked task but Cond waiters, in park
+// order, to try its operation again.
+func retryParkedLocked() {
 	for p := sched.parkHead; p != nil; {
 		next := p.pnext
 		if p.pk != pkCond {
@@ -481,7 +489,6 @@ func retryRoundLocked(force bool) *Task {
 		}
 		p = next
 	}
-	return popReadyLocked()
 }
 
 // externalLocked puts parked channel operations and selects into external

@@ -245,6 +245,17 @@ func TestCondLockers(t *testing.T) {
 	quiet(t)
 }
 
+// TestClosedSpin: a holder that completes channel operations without
+// ever blocking yields every lockSlice of them, and yields that find
+// nobody ready let parked tasks retry. Before, the loop never ended.
+func TestClosedSpin(t *testing.T) {
+	out, _ := traced(progClosedSpin)
+	if want := []string{"flag seen"}; !slices.Equal(out, want) {
+		t.Errorf("got %q, want %q", out, want)
+	}
+	quiet(t)
+}
+
 // TestSpinLockerCond: a Cond on a Locker whose Lock is instrumented code
 // that yields. Locked without the baton, its hooks ran as if they were
 // the holder's, and the run hung.
