@@ -156,22 +156,29 @@ func nodeID(n string) string {
 // included) replaced by block, which must itself start with Begin and end
 // with End.
 func Splice(doc []byte, block string) ([]byte, error) {
-	s := string(doc)
-	i := strings.Index(s, Begin)
-	j := strings.Index(s, End)
-	if i < 0 || j < i {
-		return nil, fmt.Errorf("no %q … %q block", Begin, End)
+	i, j, err := bounds(doc)
+	if err != nil {
+		return nil, err
 	}
-	return []byte(s[:i] + block + s[j+len(End):]), nil
+	return []byte(string(doc[:i]) + block + string(doc[j:])), nil
 }
 
 // Block returns the text between Begin and End in doc, markers included.
 func Block(doc []byte) (string, error) {
-	s := string(doc)
-	i := strings.Index(s, Begin)
-	j := strings.Index(s, End)
-	if i < 0 || j < i {
-		return "", fmt.Errorf("no %q … %q block", Begin, End)
+	i, j, err := bounds(doc)
+	if err != nil {
+		return "", err
 	}
-	return s[i : j+len(End)], nil
+	return string(doc[i:j]), nil
+}
+
+// bounds returns where the block starts in doc and where it ends, after
+// End.
+func bounds(doc []byte) (int, int, error) {
+	i := bytes.Index(doc, []byte(Begin))
+	j := bytes.Index(doc, []byte(End))
+	if i < 0 || j < i {
+		return 0, 0, fmt.Errorf("no %q … %q block", Begin, End)
+	}
+	return i, j + len(End), nil
 }
