@@ -53,7 +53,7 @@
 //
 // MHWM_p is the worst memory over the p-processor schedules that never
 // leave a started series-parallel component without a running strand
-// (busy leaves, spec §1.5). Work stealing obeys that rule, and its
+// (docs/algorithms.md, "Busy leaves"). Work stealing obeys that rule, and its
 // schedules are among those of the spec's Oracle C, so on a
 // series-parallel graph its peak is at most MHWM_p for every seed. DF, BF
 // and Go do not obey it: DF and BF may start a strand of one component
