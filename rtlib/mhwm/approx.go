@@ -46,7 +46,8 @@ func addB(x, y int64) int64 {
 	return x + y
 }
 
-// orZero maps ⊥ to 0 (spec: "U ≠ ⊥ ? U : 0").
+// orZero maps ⊥ to 0 and keeps every other value (correction (a) of
+// docs/algorithms.md, "Threshold mode").
 func orZero(x int64) int64 {
 	if x == bot {
 		return 0

@@ -2,7 +2,7 @@ package mhwm
 
 import "math"
 
-// neg marks an entry that no antichain reaches (spec's ⊥) in scratch space.
+// neg marks an entry that no antichain reaches (⊥, "none") in scratch space.
 // It is never added to: every code path checks validity by index first.
 const neg = math.MinInt64
 
