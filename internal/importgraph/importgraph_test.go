@@ -11,8 +11,8 @@ import (
 var update = flag.Bool("update", false, "write the import graph into docs/design.md")
 
 // skipped are the packages the design page leaves out of its graph: the
-// measurement tools under bench/ and this generator.
-var skipped = []string{"bench/", "internal/importgraph"}
+// measurement tools under bench/, this generator and the docs check.
+var skipped = []string{"bench/", "internal/importgraph", "internal/doccheck"}
 
 // TestDesignGraph fails when the import graph in docs/design.md is not
 // the one `go list` gives now; -update writes the current one.
