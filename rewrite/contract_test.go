@@ -17,29 +17,36 @@ import (
 // The contract table of README.md names the rtlib hooks the rewriter
 // emits. TestContractTable keeps it from drifting: every rt.X the table
 // names must be an exported name of package rtlib, called with as many
-// arguments as it takes and with a site first when its first parameter is
-// a Site; and every hook the rewriter emits (a selector of the rtlib
-// import in a golden file, or an rtlib function named by a string literal
-// in the rewriter's source) must be in the table.
+// arguments as it takes and with a site first when its first parameter
+// is a Site (and rt.X(…).M a method of X's result type); and every hook
+// the rewriter emits (a selector of the rtlib import in a golden file,
+// or an rtlib function named by a string literal in the rewriter's
+// source) must be in the table.
 
 // rtFunc is what the test knows of one exported rtlib function.
 type rtFunc struct {
-	params   int  // number of parameters
-	variadic bool // the last one is ...T
-	siteArg  bool // the first one is a Site
+	params   int    // number of parameters
+	variadic bool   // the last one is ...T
+	siteArg  bool   // the first one is a Site
+	result   string // the name of its first result's type, "" if none
 }
 
 // rtExports parses package rtlib (without its tests) and returns its
-// exported package-level functions and its other exported package-level
-// names (types, constants, variables).
-func rtExports(t *testing.T) (funcs map[string]rtFunc, others map[string]bool) {
+// exported package-level functions, its other exported package-level
+// names (types, constants, variables) and the exported methods of each
+// type ("ChanOps.Send").
+func rtExports(t *testing.T) (funcs map[string]rtFunc, others, methods map[string]bool) {
 	t.Helper()
-	funcs, others = map[string]rtFunc{}, map[string]bool{}
+	funcs, others, methods = map[string]rtFunc{}, map[string]bool{}, map[string]bool{}
 	for _, f := range parseSources(t, token.NewFileSet(), filepath.Join(repoRoot, "rtlib")) {
 		for _, d := range f.Decls {
 			switch d := d.(type) {
 			case *ast.FuncDecl:
-				if d.Recv != nil || !d.Name.IsExported() {
+				if !d.Name.IsExported() {
+					continue
+				}
+				if d.Recv != nil {
+					methods[typeName(d.Recv.List[0].Type)+"."+d.Name.Name] = true
 					continue
 				}
 				funcs[d.Name.Name] = describe(d.Type)
@@ -62,7 +69,22 @@ func rtExports(t *testing.T) (funcs map[string]rtFunc, others map[string]bool) {
 			delete(others, n)
 		}
 	}
-	return funcs, others
+	return funcs, others, methods
+}
+
+// typeName returns the name of the type expression x: T, *T, T[A], T[A, B].
+func typeName(x ast.Expr) string {
+	switch x := x.(type) {
+	case *ast.StarExpr:
+		return typeName(x.X)
+	case *ast.IndexExpr:
+		return typeName(x.X)
+	case *ast.IndexListExpr:
+		return typeName(x.X)
+	case *ast.Ident:
+		return x.Name
+	}
+	return ""
 }
 
 // parseSources parses the Go files of dir but its tests.
@@ -100,6 +122,9 @@ func describe(ft *ast.FuncType) rtFunc {
 		}
 		f.params += n
 	}
+	if ft.Results != nil && len(ft.Results.List) > 0 {
+		f.result = typeName(ft.Results.List[0].Type)
+	}
 	return f
 }
 
@@ -126,11 +151,15 @@ func contractTable(t *testing.T) []string {
 	return rows
 }
 
-var rtRef = regexp.MustCompile(`\brt\.([A-Z][A-Za-z0-9_]*)`)
+var (
+	rtRef     = regexp.MustCompile(`\brt\.([A-Z][A-Za-z0-9_]*)`)
+	methodRef = regexp.MustCompile(`^\.([A-Z][A-Za-z0-9_]*)`)
+)
 
 // callArgs returns the top-level arguments of the call whose "(" is at
-// s[0], and false if the parentheses do not balance.
-func callArgs(s string) ([]string, bool) {
+// s[0] and the index after its ")", and false if the parentheses do not
+// balance.
+func callArgs(s string) ([]string, int, bool) {
 	depth, start := 0, 1
 	var args []string
 	for i, r := range s {
@@ -143,7 +172,7 @@ func callArgs(s string) ([]string, bool) {
 				if a := strings.TrimSpace(s[start:i]); a != "" || len(args) > 0 {
 					args = append(args, a)
 				}
-				return args, true
+				return args, i + 1, true
 			}
 		case ',':
 			if depth == 1 {
@@ -152,7 +181,7 @@ func callArgs(s string) ([]string, bool) {
 			}
 		}
 	}
-	return nil, false
+	return nil, 0, false
 }
 
 // checkCall reports a call rt.name(args) in the table that does not fit
@@ -240,7 +269,7 @@ func emitted(t *testing.T, funcs map[string]rtFunc) map[string]string {
 }
 
 func TestContractTable(t *testing.T) {
-	funcs, others := rtExports(t)
+	funcs, others, methods := rtExports(t)
 	named := map[string]bool{}
 	for _, row := range contractTable(t) {
 		for _, loc := range rtRef.FindAllStringSubmatchIndex(row, -1) {
@@ -254,8 +283,12 @@ func TestContractTable(t *testing.T) {
 				continue
 			}
 			if loc[1] < len(row) && row[loc[1]] == '(' {
-				if args, ok := callArgs(row[loc[1]:]); ok {
+				if args, end, ok := callArgs(row[loc[1]:]); ok {
 					checkCall(t, name, f, args)
+					// rt.ChanOf(c).Send: a method of the result.
+					if m := methodRef.FindStringSubmatch(row[loc[1]+end:]); m != nil && !methods[f.result+"."+m[1]] {
+						t.Errorf("contract table: rt.%s(…).%s: rtlib's %s has no method %s", name, m[1], f.result, m[1])
+					}
 				}
 			}
 		}
