@@ -269,8 +269,8 @@ const analyticUnder = 4 * kib
 
 // checkTrace checks the trace the run recorded (SPGO_TRACE): one valid
 // graph for the root, and on a series-parallel root (exact figures),
-// work-stealing schedules of it on p processors never above MHWM_p (the
-// spec's Oracle C: they are schedules the MHWM covers).
+// work-stealing schedules of it on p processors never above MHWM_p (Oracle
+// C of docs/algorithms.md, "Test oracles": they are schedules the MHWM covers).
 func checkTrace(t *testing.T, path string, r profile.Root) {
 	t.Helper()
 	f, err := os.Open(path)

@@ -16,7 +16,7 @@ import (
 // strand → parent's next strand, a join the edges child's last strand →
 // parent's strand after the join. Precedence is reachability, kept as a
 // bit set of predecessors per strand (strands are made in topological
-// order). The rule checked is DESIGN.md's: a free is charged now only if
+// order). The rule checked is docs/accounting.md's ("Sound"): a free is charged now only if
 // the allocating strand precedes (or is) the running one, and else at
 // the earliest strand that follows both, which in an SP DAG is the join
 // of a scope of the lowest common ancestor task. TestWhereBarrierRandom

@@ -18,7 +18,7 @@ func sync() op                { return op{kind: opSync} }
 func call(body ...op) op      { return op{kind: opCall, body: body} }
 func repeat(k int, o op) []op { return slices.Repeat([]op{o}, k) }
 
-// memoryExplosion is spec §7(a): ME(n) = spawn ME(n-1); x = alloc(1);
+// memoryExplosion is docs/algorithms.md's worked example: ME(n) = spawn ME(n-1); x = alloc(1);
 // sync; free(x), and ME(0) an empty strand.
 func memoryExplosion(n int) []op {
 	if n == 0 {
@@ -106,7 +106,7 @@ func TestAnalyticSP(t *testing.T) {
 			want: want{Go: {3 * b, 3 * b, 3 * b}},
 		},
 		{
-			// Spec §7(a), n = 4: MHWM_p = 4 for all p. DF and WS on one
+			// MemoryExplosion (docs/algorithms.md, "Worked examples"), n = 4: MHWM_p = 4 for all p. DF and WS on one
 			// processor are the child-first serial run: one byte live at a
 			// time (each level frees before its parent allocates). With
 			// two processors or more, every strand here takes no time and
@@ -116,14 +116,15 @@ func TestAnalyticSP(t *testing.T) {
 			// next level's tail, and Go runs the parent's continuation
 			// first (the child waits in runnext): both reach 4 even on one
 			// processor. (Cilkmem: "1 byte serially, n bytes on 2
-			// workers"; DESIGN.md: Go's one-core figure is MHWM_1.)
+			// workers"; Go's one-core figure is MHWM_1: docs/algorithms.md,
+			// "Busy leaves".)
 			name: "MemoryExplosion4",
 			prog: memoryExplosion(4),
 			mhwm: [3]int64{4, 4, 4},
 			want: want{DF: {1, 4, 4}, BF: {4, 4, 4}, WS: {1, 4, 4}, Go: {4, 4, 4}},
 		},
 		{
-			// Spec §7(b): the parent holds 5 and two children allocate
+			// docs/algorithms.md, "Worked examples": the parent holds 5 and two children allocate
 			// and free 10 each, 10 ns apiece. One processor: 5 + 10 = 15;
 			// two or more: both children at once, 5 + 20 = 25 = MHWM_p.
 			name: "spec7b",

@@ -10,7 +10,7 @@ import (
 
 // builder records a graph the way rtlib's recorder would: a strand gets
 // its ID when it starts, its weights from the allocs and frees made while
-// it runs (Net and Peak as spec §1.2 defines s(e) and m(e), per site at
+// it runs (Net and Peak are s(e) and m(e) of docs/algorithms.md, "Model", per site at
 // the first moment the running sum reaches the peak), and is written when
 // it ends.
 type builder struct {

@@ -6,8 +6,8 @@ import "testing"
 // exceed MHWM_p, as found by go test -search (TestSearchCounterexamples,
 // 400,000 random programs of up to 20 strands) and reduced by hand. Each
 // exceeds it because the policy leaves a started component with no
-// running strand, which the busy-leaves rule behind MHWM_p forbids (spec
-// §1.5, Oracle B's "unrestricted" example in §6); each stays within
+// running strand, which the busy-leaves rule behind MHWM_p forbids
+// (docs/algorithms.md, "Busy leaves" and "Test oracles"); each stays within
 // MHWM_∞, and WS stays within MHWM_p on the same program. Strands are
 // named in serial order.
 func TestCounterexamples(t *testing.T) {

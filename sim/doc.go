@@ -11,8 +11,8 @@
 //
 // # Model
 //
-// Memory follows the convention of the MHWM spec (Oracle B): at any
-// instant it is Σ Net of the strands completed plus Σ Peak of the strands
+// Memory follows the convention of Oracle B (docs/algorithms.md, "Test
+// oracles"): at any instant it is Σ Net of the strands completed plus Σ Peak of the strands
 // started and not completed (running or preempted), each running strand
 // counted at its own high-water mark. A strand is ready when every strand
 // it depends on has completed. Time is driven by events with the strands'
@@ -53,8 +53,8 @@
 //
 // MHWM_p is the worst memory over the p-processor schedules that never
 // leave a started series-parallel component without a running strand
-// (busy leaves, spec §1.5). Work stealing obeys that rule, and its
-// schedules are among those of the spec's Oracle C, so on a
+// (docs/algorithms.md, "Busy leaves"). Work stealing obeys that rule, and its
+// schedules are among those of Oracle C, so on a
 // series-parallel graph its peak is at most MHWM_p for every seed. DF, BF
 // and Go do not obey it: DF and BF may start a strand of one component
 // while another, half done, waits, and Go's FIFO queues and its

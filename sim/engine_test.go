@@ -27,7 +27,7 @@ func TestDownsample(t *testing.T) {
 	}
 }
 
-// TestCurve checks the curve of spec §7(b) with children of 10 and 20 ns
+// TestCurve checks the curve of docs/algorithms.md's parent-and-children example with children of 10 and 20 ns
 // on two processors: each instant keeps its highest value, then its last
 // value when that is lower. At t = 10 the first child's completion comes
 // before anything starts, so the instant's highest value is already 15.

@@ -49,7 +49,7 @@ type counterexample struct {
 }
 
 // TestPropertySP checks, on random series-parallel programs, the
-// relations of simulated peaks to MHWM (spec §1.5, §6):
+// relations of simulated peaks to MHWM (docs/algorithms.md, "Busy leaves"):
 //
 //   - work stealing stays within MHWM_p for every seed (its schedules are
 //     among Oracle C's, whose maximum is MHWM_p);

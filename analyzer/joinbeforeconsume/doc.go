@@ -4,7 +4,7 @@
 //
 // # Analyzer joinbeforeconsume
 //
-// joinbeforeconsume: report results that all stay live until the join
+// joinbeforeconsume: report results that all stay live until the join (advisory, off by default)
 //
 // A common shape of parallel Go is: allocate a slice (or map) of results,
 // spawn one child per item, let each child fill its slot, Wait, then make
@@ -54,3 +54,15 @@
 //
 //	//spvet:ignore joinbeforeconsume <reason>
 package joinbeforeconsume
+
+import (
+	_ "embed"
+
+	"github.com/spgo/spgo/analyzer/internal/analysisdoc"
+)
+
+//go:embed doc.go
+var docGo string
+
+// doc is the Analyzer's Doc: the "# Analyzer joinbeforeconsume" section above.
+var doc = analysisdoc.MustExtract(docGo, "joinbeforeconsume")

@@ -18,7 +18,7 @@ import (
 // after the join. It runs only when its enable flag is set.
 var Analyzer = &analysis.Analyzer{
 	Name:     "joinbeforeconsume",
-	Doc:      "report results that all stay live until Wait and are consumed in one pass after it (advisory, off by default: -joinbeforeconsume.enable)",
+	Doc:      doc,
 	URL:      "https://pkg.go.dev/github.com/spgo/spgo/analyzer/joinbeforeconsume",
 	Requires: []*analysis.Analyzer{inspect.Analyzer},
 	Run:      run,

@@ -44,3 +44,15 @@
 //
 //	//spvet:ignore nonsp <reason>
 package nonsp
+
+import (
+	_ "embed"
+
+	"github.com/spgo/spgo/analyzer/internal/analysisdoc"
+)
+
+//go:embed doc.go
+var docGo string
+
+// doc is the Analyzer's Doc: the "# Analyzer nonsp" section above.
+var doc = analysisdoc.MustExtract(docGo, "nonsp")

@@ -17,7 +17,7 @@ import (
 // Analyzer reports non-series-parallel synchronisation.
 var Analyzer = &analysis.Analyzer{
 	Name:     "nonsp",
-	Doc:      "report synchronisation that breaks series-parallel structure (spbuild's figures are inexact there)",
+	Doc:      doc,
 	URL:      "https://pkg.go.dev/github.com/spgo/spgo/analyzer/nonsp",
 	Requires: []*analysis.Analyzer{inspect.Analyzer},
 	Run:      run,

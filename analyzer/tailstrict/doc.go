@@ -73,3 +73,15 @@
 //
 //	//spvet:ignore tailstrict <reason>
 package tailstrict
+
+import (
+	_ "embed"
+
+	"github.com/spgo/spgo/analyzer/internal/analysisdoc"
+)
+
+//go:embed doc.go
+var docGo string
+
+// doc is the Analyzer's Doc: the "# Analyzer tailstrict" section above.
+var doc = analysisdoc.MustExtract(docGo, "tailstrict")

@@ -19,7 +19,7 @@ import (
 // memory before passing anything on.
 var Analyzer = &analysis.Analyzer{
 	Name:     "tailstrict",
-	Doc:      "report stages that drain their whole input into memory before emitting anything (tail-strict folds)",
+	Doc:      doc,
 	URL:      "https://pkg.go.dev/github.com/spgo/spgo/analyzer/tailstrict",
 	Requires: []*analysis.Analyzer{inspect.Analyzer, buildssa.Analyzer},
 	Run:      run,

@@ -201,3 +201,15 @@
 //
 //	//spvet:ignore unboundedspawn <reason>
 package unboundedspawn
+
+import (
+	_ "embed"
+
+	"github.com/spgo/spgo/analyzer/internal/analysisdoc"
+)
+
+//go:embed doc.go
+var docGo string
+
+// doc is the Analyzer's Doc: the "# Analyzer unboundedspawn" section above.
+var doc = analysisdoc.MustExtract(docGo, "unboundedspawn")

@@ -18,7 +18,7 @@ import (
 // with no bound on how many run at once.
 var Analyzer = &analysis.Analyzer{
 	Name:     "unboundedspawn",
-	Doc:      "report one goroutine per element of an unbounded collection with no bound on how many run at once",
+	Doc:      doc,
 	URL:      "https://pkg.go.dev/github.com/spgo/spgo/analyzer/unboundedspawn",
 	Requires: []*analysis.Analyzer{inspect.Analyzer},
 	Run:      run,

@@ -16,7 +16,7 @@
 // heap goal is 4 MiB·E). The table prints both, and flags a program
 // whose measured peak exceeds MHWM_p or MHWM_∞ and one whose bound does.
 //
-// MHWM_p assumes busy leaves (mhwm-spec §1.5): no started task is left
+// MHWM_p assumes busy leaves (docs/algorithms.md, "Busy leaves"): no started task is left
 // half-done while another starts. Go's scheduler preempts goroutines
 // (time slices, and every stop-the-world phase of a collection), after
 // which it may start a new goroutine before resuming the preempted one,

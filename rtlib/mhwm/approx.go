@@ -3,7 +3,7 @@ package mhwm
 import "math/bits"
 
 // Threshold is the question "is MHWM_p at least M/2, or below M?" of the
-// threshold algorithms (spec §5). Its per-strand cut-off is h = M/(2p),
+// threshold algorithms (docs/algorithms.md, "Threshold mode"). Its per-strand cut-off is h = M/(2p),
 // compared exactly in integers.
 type Threshold struct {
 	M int64 // memory limit, > 0
@@ -46,7 +46,8 @@ func addB(x, y int64) int64 {
 	return x + y
 }
 
-// orZero maps ⊥ to 0 (spec: "U ≠ ⊥ ? U : 0").
+// orZero maps ⊥ to 0 and keeps every other value (correction (a) of
+// docs/algorithms.md, "Threshold mode").
 func orZero(x int64) int64 {
 	if x == bot {
 		return 0
@@ -54,7 +55,7 @@ func orZero(x int64) int64 {
 	return x
 }
 
-// Approx is the threshold summary of a component (spec §5.3): S its net
+// Approx is the threshold summary of a component: S its net
 // bytes, W its best single-strand water mark (R[1] of the exact algorithm)
 // and R the best water mark of a robust antichain of two or more strands
 // inside it, or ⊥ (math.MinInt64) when there is none.
@@ -90,7 +91,7 @@ func (t Threshold) robustW(w int64) int64 {
 	return bot
 }
 
-// ApproxParallel returns X ‖ Y under threshold t (spec §5.3).
+// ApproxParallel returns X ‖ Y under threshold t.
 func ApproxParallel(x, y Approx, t Threshold) Approx {
 	if y.Trivial {
 		return x
@@ -115,7 +116,7 @@ func (a Approx) Value(t Threshold) int64 {
 }
 
 // ApproxBlock is the O(1) online state of a sync block for the threshold
-// algorithm (spec §5.4, with both corrections of §5.5).
+// algorithm (with corrections (a) and (b) of docs/algorithms.md, "Threshold mode").
 type ApproxBlock struct {
 	t                 Threshold
 	ms, mi, ss, si, u int64 // ⊥-able
@@ -172,7 +173,7 @@ func (b *ApproxBlock) AddSpawn(a Approx) {
 	if a.R != bot {
 		x = max(x, orZero(b.u)+b.ut+a.R)
 	}
-	b.ms = max(addB(b.ms, a.S), x) // §5.5(b): the tail includes s(A)
+	b.ms = max(addB(b.ms, a.S), x) // correction (b): the tail includes s(A)
 	b.mi = max(b.mi, x)
 	b.tot += a.S
 	b.et += max(0, a.S)
@@ -181,7 +182,7 @@ func (b *ApproxBlock) AddSpawn(a Approx) {
 	tA := a.S
 	switch {
 	case mA != bot && b.t.atLeast(mA-max(0, tA)):
-		b.u = orZero(b.u) + b.ut + mA // §5.5(a): ⊥ → 0 only, no clamp
+		b.u = orZero(b.u) + b.ut + mA // correction (a): ⊥ → 0 only, no clamp
 		b.ut = 0
 	case tA > 0:
 		b.ut += tA

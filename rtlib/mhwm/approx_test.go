@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// approxOff evaluates the threshold triple over the canonical tree (§5.3).
+// approxOff evaluates the threshold triple over the canonical tree (docs/algorithms.md, "Threshold mode").
 func approxOff(b *bnode, t Threshold) Approx {
 	switch b.kind {
 	case 'e':
@@ -17,7 +17,7 @@ func approxOff(b *bnode, t Threshold) Approx {
 	}
 }
 
-// robustBrute returns R^rob of §5.2 by enumerating every antichain (any
+// robustBrute returns the robust maximum R′ by enumerating every antichain (any
 // size) and testing ℓ(e) > h for each member.
 func robustBrute(root *bnode, leaves []*bnode, t Threshold) int64 {
 	n := len(leaves)
@@ -87,7 +87,7 @@ func robustBrute(root *bnode, leaves []*bnode, t Threshold) int64 {
 }
 
 // TestApproxOffIsRobustMaximum checks ApproxOff against the definition of
-// R^rob (§5.2).
+// R^rob (docs/algorithms.md, "Threshold mode").
 func TestApproxOffIsRobustMaximum(t *testing.T) {
 	for i := 0; i < programs(2000); i++ {
 		prog := genProgram(rand.New(rand.NewSource(int64(i))), smallConfig(i))
@@ -150,7 +150,8 @@ func TestApproxOnGuarantee(t *testing.T) {
 	t.Logf("%d (program, p, M) checks", checks)
 }
 
-// TestApproxUClampRegression is the §5.5(a) counterexample: clamping a
+// TestApproxUClampRegression is the counterexample of correction (a) in
+// docs/algorithms.md, "Threshold mode": clamping a
 // negative U to 0 answers "≥ 40" although MHWM_4 = 33.
 func TestApproxUClampRegression(t *testing.T) {
 	child := []op{{kind: opAlloc, n: 11, site: 1}, {kind: opFree, n: 11, site: 1}}

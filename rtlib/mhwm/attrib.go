@@ -66,7 +66,7 @@ func (a *treeAlg) resetBlock(b *treeBlock, limit int) {
 func (a *treeAlg) addCont(b *treeBlock, c *tnode)  { b.parts = append(b.parts, c) }
 func (a *treeAlg) addSpawn(b *treeBlock, c *tnode) { b.parts = append(b.parts, c) }
 
-// finish builds the canonical right-nested decomposition (spec §1.1):
+// finish builds the canonical right-nested decomposition (docs/algorithms.md, "Model"):
 // c0 ; (A1 ‖ (c1 ; (A2 ‖ … (Ak ‖ ck)))).
 func (a *treeAlg) finish(b *treeBlock) *tnode {
 	if b.limit > 0 { // kept whole: its backtrack reruns the limited fold
@@ -240,7 +240,7 @@ type pickTask struct {
 }
 
 // pick backtracks the antichain of exactly k strands that attains x.c.R[k]
-// (spec §8.2), with deterministic ties: left first in series, smallest j in
+// (docs/algorithms.md, "Attribution to lines"), with deterministic ties: left first in series, smallest j in
 // parallel. Pending parallel partners wait on an explicit stack.
 func (pk *picker) pick(x *tnode, k int, asPartner bool) {
 	todo := []pickTask{{x, k, asPartner}}

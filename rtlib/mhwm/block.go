@@ -2,11 +2,11 @@ package mhwm
 
 import "math"
 
-// neg marks an entry that no antichain reaches (spec's ⊥) in scratch space.
+// neg marks an entry that no antichain reaches (⊥, "none") in scratch space.
 // It is never added to: every code path checks validity by index first.
 const neg = math.MinInt64
 
-// Block is the exact online state of one open sync block (spec §4.2): the
+// Block is the exact online state of one open sync block (docs/algorithms.md, "Online sync blocks"): the
 // components c0, A1, c1, …, Ak, ck are folded in serial order, each as soon
 // as it is complete, in O(p) words.
 //
@@ -63,7 +63,7 @@ func (b *Block) reset(limit int) {
 
 func (b *Block) aP() int { return len(b.P) - 1 }
 
-// AddContinuation folds in the continuation component c (spec §4.3).
+// AddContinuation folds in the continuation component c.
 func (b *Block) AddContinuation(c Comp) {
 	if b.lim > 0 {
 		b.limitedContinuation(c)
@@ -94,7 +94,7 @@ func (b *Block) AddContinuation(c Comp) {
 	b.tot += c.S
 }
 
-// AddSpawn folds in the spawned child a (spec §4.3).
+// AddSpawn folds in the spawned child a.
 func (b *Block) AddSpawn(a Comp) {
 	if b.lim > 0 {
 		b.limitedSpawn(a)
@@ -132,7 +132,7 @@ func (b *Block) AddSpawn(a Comp) {
 	b.tot += a.S
 }
 
-// Finish returns the block as one component (spec §4.3): R[k] = max(S[k], I[k]).
+// Finish returns the block as one component: R[k] = max(S[k], I[k]).
 // A block into which nothing non-trivial was folded is trivial.
 func (b *Block) Finish() Comp {
 	if !b.active {

@@ -1,13 +1,13 @@
 package mhwm
 
 // Comp is the exact summary of a series-parallel component X for a processor
-// bound p (spec §2): R[k] is the largest water mark of an antichain of exactly
+// bound p (docs/algorithms.md, "Exact summaries"): R[k] is the largest water mark of an antichain of exactly
 // k strands inside X, for 0 ≤ k ≤ a, where a = len(R)-1 = min(p, the widest
 // antichain of X); S is the net bytes of X. R[0] = max(0, S) is the value of
 // X when no strand of it runs (it is then either finished or not started).
 //
 // A Comp with Trivial set stands for a component whose strands all have
-// m = s = 0 (spec §9); combinators skip it, which preserves every prefix
+// m = s = 0 (docs/algorithms.md, "Skipping memory-inactive components"); combinators skip it, which preserves every prefix
 // maximum of R (and so every MHWM_q) but not the individual entries.
 type Comp struct {
 	R       []int64
@@ -38,7 +38,7 @@ func (c Comp) MHWM(q int) int64 {
 	return best
 }
 
-// Series returns X ; Y (spec §3). It does not modify its arguments.
+// Series returns X ; Y. It does not modify its arguments.
 func Series(x, y Comp) Comp {
 	if y.Trivial {
 		return x
@@ -68,7 +68,7 @@ func seriesInto(r []int64, x, y Comp) {
 	r[0] = max(0, x.S+y.S)
 }
 
-// Parallel returns X ‖ Y (spec §3) for processor bound p. It does not modify
+// Parallel returns X ‖ Y for processor bound p. It does not modify
 // its arguments.
 func Parallel(x, y Comp, p int) Comp {
 	if y.Trivial {

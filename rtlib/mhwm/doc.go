@@ -1,7 +1,7 @@
 // Package mhwm computes the p-processor memory high-water mark (MHWM) of a
 // fork-join computation: the most memory any execution on p processors can
 // need, over every schedule, following Cilkmem (Kaler, Kuszmaul, Schardl,
-// Vettorel) as specified in spgo's shared/mhwm-spec.md.
+// Vettorel, APOCS 2021); docs/algorithms.md describes the algorithms.
 //
 // An Engine consumes the events of one serial, child-first run (Alloc, Free,
 // Spawn, Return, Sync, Call, CallReturn, Exit) and folds the series-parallel

@@ -116,7 +116,7 @@ type frame[C any, B any] struct {
 }
 
 // driver turns the serial event stream into series, spawn and continuation
-// folds (spec §4.5). It keeps O(D) frames; each holds O(p) words.
+// folds (docs/algorithms.md, "The event driver"). It keeps O(D) frames; each holds O(p) words.
 type driver[C any, B any, A algebra[C, B]] struct {
 	alg     A
 	frames  []frame[C, B]

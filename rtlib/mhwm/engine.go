@@ -31,7 +31,7 @@ type Config struct {
 	// P is the largest processor count asked about (pmax ≥ 1). In exact
 	// mode the run answers MHWM_q for every q ≤ P.
 	P int
-	// Threshold, when > 0, selects the threshold mode (spec §5): the run
+	// Threshold, when > 0, selects the threshold mode (docs/algorithms.md, "Threshold mode"): the run
 	// answers only whether MHWM_P ≥ Threshold/2 or MHWM_P < Threshold, in
 	// O(1) words per open block and time independent of P.
 	Threshold int64
@@ -77,7 +77,7 @@ type core interface {
 }
 
 // Engine computes the memory high-water mark of one root online from the
-// events of its serial, child-first execution (spec §4.5). It holds O(p·D)
+// events of its serial, child-first execution (docs/algorithms.md, "The event driver"). It holds O(p·D)
 // words, D being the depth of open scopes. An Engine is not safe for
 // concurrent use: spgo runs instrumented code serially.
 type Engine struct {

@@ -15,7 +15,7 @@ func call(body ...op) op          { return op{kind: opCall, body: body} }
 
 var syncOp = op{kind: opSync}
 
-// explode is spec §7(a): ME(n) = spawn ME(n−1); x = alloc 1; sync; free x.
+// explode is MemoryExplosion (docs/algorithms.md, "Worked examples"): ME(n) = spawn ME(n−1); x = alloc 1; sync; free x.
 func explode(n int, freeBeforeSync bool) []op {
 	if n == 0 {
 		return nil
@@ -26,7 +26,7 @@ func explode(n int, freeBeforeSync bool) []op {
 	return []op{spawn(explode(n-1, false)...), alloc(1, 1), syncOp, free(1, 1)}
 }
 
-// TestWorkedExamples is every worked example of spec §7 as a table test:
+// TestWorkedExamples is every worked example of docs/algorithms.md as a table test:
 // MHWM_q for q = 1..len(want), checked on the Engine, ExactOff and oracle A.
 func TestWorkedExamples(t *testing.T) {
 	g := []op{alloc(10, 2), free(10, 2)}
@@ -66,7 +66,7 @@ func TestWorkedExamples(t *testing.T) {
 }
 
 // TestMemoryExplosionSerialPeak: the child-first run peaks at 1 byte while
-// MHWM_1 = n (DESIGN.md, "Note on p = 1").
+// MHWM_1 = n (docs/algorithms.md, "Busy leaves").
 func TestMemoryExplosionSerialPeak(t *testing.T) {
 	e, _ := New(Config{P: 2})
 	res, err := run(e, explode(6, false))
@@ -78,7 +78,7 @@ func TestMemoryExplosionSerialPeak(t *testing.T) {
 	}
 }
 
-// TestThresholdTable is the table of spec §7(c) on example (b3).
+// TestThresholdTable is the threshold example of docs/algorithms.md, "Worked examples".
 func TestThresholdTable(t *testing.T) {
 	g := []op{alloc(10, 2), free(10, 2)}
 	prog := []op{alloc(5, 1), spawn(g...), spawn(g...), spawn(g...), syncOp, free(5, 1)}

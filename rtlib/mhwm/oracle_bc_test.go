@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// Oracles B and C (spec §6): independent brute-force cross-checks of the
+// Oracles B and C (docs/algorithms.md, "Test oracles"): independent brute-force cross-checks of the
 // definition (Oracle A) over the canonical binary SP tree.
 
 // rangeMask returns the bitmask of leaf ids lo..hi-1.
@@ -24,7 +24,7 @@ func oracleB(root *bnode, leaves []*bnode, p int) int64 {
 }
 
 // oracleBCuts is Oracle B; with !busy it drops the busy-leaves constraint
-// and gives the "unrestricted interleavings" value of spec §6.
+// and gives the "unrestricted interleavings" value.
 func oracleBCuts(root *bnode, leaves []*bnode, p int, busy bool) int64 {
 	n := len(leaves)
 	var internal []uint64
@@ -337,7 +337,7 @@ func memoryExplosion(n int) []op {
 }
 
 func TestOraclesBCTable(t *testing.T) {
-	// Spec §6: the "unrestricted" example. c1 runs through a call whose
+	// The "unrestricted" example. c1 runs through a call whose
 	// inner block has its own sync.
 	unrestricted := []op{
 		{kind: opSpawn, body: []op{
@@ -353,7 +353,7 @@ func TestOraclesBCTable(t *testing.T) {
 		{kind: opSync},
 	}
 	// free and child are the values without the busy-leaves constraint
-	// (Oracle B) and under child-first forks only (Oracle C), spec §6–§7.
+	// (Oracle B) and under child-first forks only (Oracle C).
 	tests := []struct {
 		name        string
 		prog        []op

@@ -23,7 +23,7 @@ import (
 // finishes, the blocked parent is pushed on the bottom of the deque of the
 // worker that finished the child; that worker (which always stalls at the
 // child's join, since the parent is inside the partner Tj) pops it at once,
-// or an idle worker steals it first. Everything else is Oracle C (spec §6).
+// or an idle worker steals it first. Everything else is Oracle C (docs/algorithms.md, "Test oracles").
 
 // limBlock is one limited sync block of the canonical tree, with its
 // spawns P1..Pk (index j = 0..k-1 below stands for P(j+1)).

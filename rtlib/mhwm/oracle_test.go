@@ -1,7 +1,7 @@
 package mhwm
 
-// Oracle A (spec §6): enumerate every antichain of the canonical binary tree
-// and evaluate its water mark by the definition (§1.4).
+// Oracle A (docs/algorithms.md, "Test oracles"): enumerate every antichain of the canonical binary tree
+// and evaluate its water mark by the definition (docs/algorithms.md, "Water mark of an antichain").
 
 // precedes returns prec[x][y]: leaf x precedes leaf y (their lowest common
 // ancestor is a series node with x on its left).
@@ -29,7 +29,7 @@ func precedes(root *bnode, n int) [][]bool {
 	return prec
 }
 
-// waterMark evaluates W(A) by the val recursion of §1.4; in[i] says whether
+// waterMark evaluates W(A) by the bottom-up recursion of its definition; in[i] says whether
 // leaf i is in A. It returns ok = false when A misses b.
 func waterMark(b *bnode, in []bool) (v int64, ok bool) {
 	switch b.kind {

@@ -308,7 +308,7 @@ func buildTree(body []op) *node {
 	return seq(items)
 }
 
-// bnode is the canonical binary SP tree (spec §1.1) that the oracles use.
+// bnode is the canonical binary SP tree (docs/algorithms.md, "Model") that the oracles use.
 type bnode struct {
 	kind   byte // 'e', ';', '|'
 	m, s   int64
@@ -367,7 +367,7 @@ func binary(n *node) (*bnode, []*bnode) {
 	return root, leaves
 }
 
-// evalOff computes the exact summary with the binary recurrences of §3 over
+// evalOff computes the exact summary with the series and parallel recurrences over
 // the canonical tree. With noSkip, memory-inactive components are kept.
 func evalOff(b *bnode, p int, noSkip bool) Comp {
 	switch b.kind {
@@ -383,7 +383,7 @@ func evalOff(b *bnode, p int, noSkip bool) Comp {
 }
 
 // evalBlocks computes the exact summary of n folding each block with the
-// online Block state of §4.3 (ExactOn's block algebra, offline).
+// online Block state (ExactOn's block algebra, offline).
 func evalBlocks(n *node, p int, noSkip bool) Comp {
 	switch n.kind {
 	case 'e':

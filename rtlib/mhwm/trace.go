@@ -8,10 +8,10 @@ import (
 // The attribution trace is a compact serial record of one run: one token per
 // structural event and one record per strand with its exact per-site
 // composition. Replaying it rebuilds the SP tree that the online run folded,
-// which the backtrack of spec §8.2 needs. Spawned children all of whose
+// which the backtrack (docs/algorithms.md, "Attribution to lines") needs. Spawned children all of whose
 // strands have m = s = 0 are cut from the trace as soon as they return (their
 // parent's strands on either side are merged), which preserves every MHWM_q
-// (spec §9) and keeps the trace proportional to the memory-active part of the
+// and keeps the trace proportional to the memory-active part of the
 // run.
 
 type token uint8

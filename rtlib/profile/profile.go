@@ -3,7 +3,7 @@
 // reads. It depends on the standard library only (it is linked into
 // instrumented programs).
 //
-// The fields DESIGN.md names are fixed: schema, roots[].name,
+// These fields are fixed (docs/profile.md): schema, roots[].name,
 // roots[].exact, roots[].mhwm[] = {p, bytes}, roots[].lines[] = {file,
 // line, func, alloc_bytes, allocs, mhwm_bytes: {"<p>": bytes}}. Fields may
 // be added within v1; readers ignore fields they do not know. Everything

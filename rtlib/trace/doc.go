@@ -11,7 +11,7 @@
 //
 // A Strand is a maximal run of one task between two scheduling events
 // (spawn, join, blocking operation, return). Its weights follow the MHWM
-// spec §1.2: Net is s(e), the bytes it allocated minus the bytes it freed
+// model (docs/algorithms.md, "Model"): Net is s(e), the bytes it allocated minus the bytes it freed
 // (negative when it frees its predecessors' memory), and Peak is m(e), the
 // maximum of 0 and of every prefix of that running sum. Sites splits both
 // by allocation site: the strand's net per site, and each site's share at
