@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"flag"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -18,7 +19,17 @@ import (
 // spbuildBin is the spbuild binary the end-to-end tests run, built once.
 var spbuildBin string
 
+// shortRun is what go test -short runs here, the inner loop: one
+// end-to-end test of run, of test and of the errors. The rest builds and
+// runs dozens of instrumented modules (minutes); go test without -short,
+// the CI command, runs everything.
+const shortRun = "^(TestRunPassesThrough|TestTestExitStatus|TestErrors)$"
+
 func TestMain(m *testing.M) {
+	flag.Parse()
+	if testing.Short() && flag.Lookup("test.run").Value.String() == "" {
+		flag.Set("test.run", shortRun)
+	}
 	dir, err := os.MkdirTemp("", "spbuild-e2e-*")
 	if err != nil {
 		panic(err)
