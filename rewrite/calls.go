@@ -43,6 +43,9 @@ func (r *fileRewriter) call(c *dstutil.Cursor, n *dst.CallExpr) {
 	if r.builtinOrConversion(c, n, ac) {
 		return
 	}
+	if r.cancelCall(c, n, ac) {
+		return
+	}
 	fn := calleeMethod(r.in.Info, ac)
 	if fn == nil {
 		return
