@@ -1,6 +1,7 @@
 package joinbeforeconsume
 
 import (
+	_ "embed"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -10,15 +11,19 @@ import (
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
 
+	"github.com/spgo/spgo/analyzer/internal/docx"
 	"github.com/spgo/spgo/analyzer/internal/groups"
 	"github.com/spgo/spgo/analyzer/internal/ignore"
 )
+
+//go:embed doc.go
+var doc string
 
 // Analyzer reports results that every child stores and one pass consumes
 // after the join. It runs only when its enable flag is set.
 var Analyzer = &analysis.Analyzer{
 	Name:     "joinbeforeconsume",
-	Doc:      "report results that all stay live until Wait and are consumed in one pass after it (advisory, off by default: -joinbeforeconsume.enable)",
+	Doc:      docx.MustExtract(doc, "joinbeforeconsume"),
 	URL:      "https://pkg.go.dev/github.com/spgo/spgo/analyzer/joinbeforeconsume",
 	Requires: []*analysis.Analyzer{inspect.Analyzer},
 	Run:      run,

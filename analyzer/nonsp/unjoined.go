@@ -3,20 +3,17 @@ package nonsp
 import (
 	"go/ast"
 	"go/types"
-	"path"
-	"strings"
+	"slices"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/inspector"
+	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/spgo/spgo/analyzer/internal/groups"
 	"github.com/spgo/spgo/analyzer/internal/ignore"
-
+	"github.com/spgo/spgo/analyzer/internal/syncfacts"
 	"github.com/spgo/spgo/analyzer/internal/typesx"
 )
-
-// maxDepth bounds how many calls deep joined looks for a signal.
-const maxDepth = 3
 
 // joinCheck finds whether a goroutine has a way back to its spawner.
 type joinCheck struct {
@@ -26,6 +23,9 @@ type joinCheck struct {
 	// (f := func() {...}) to that literal.
 	locals map[*types.Var]*ast.FuncLit
 	memo   map[memoKey]bool
+	sums   *syncfacts.Result
+	// used holds the functions and methods the package refers to.
+	used map[*types.Func]bool
 }
 
 // checkUnjoined reports go statements that nothing joins.
@@ -35,6 +35,13 @@ func checkUnjoined(pass *analysis.Pass, ins *inspector.Inspector, rep *ignore.Re
 		decls:  map[*types.Func]*ast.FuncDecl{},
 		locals: map[*types.Var]*ast.FuncLit{},
 		memo:   map[memoKey]bool{},
+		sums:   pass.ResultOf[syncfacts.Analyzer].(*syncfacts.Result),
+		used:   map[*types.Func]bool{},
+	}
+	for _, obj := range pass.TypesInfo.Uses {
+		if fn, ok := obj.(*types.Func); ok {
+			j.used[fn.Origin()] = true
+		}
 	}
 	for _, f := range pass.Files {
 		for _, d := range f.Decls {
@@ -51,12 +58,27 @@ func checkUnjoined(pass *analysis.Pass, ins *inspector.Inspector, rep *ignore.Re
 			return true
 		}
 		g := n.(*ast.GoStmt)
-		if j.joined(g.Call, 0) || j.countedBefore(g, stack) || j.inSynctest(stack) {
+		if j.joined(g.Call, j.spawner(stack)) || j.countedBefore(g, stack) || j.inSynctest(stack) {
 			return true
 		}
 		rep.Reportf(g, "goroutine never joined: no WaitGroup, errgroup, channel or close connects it back, so spbuild joins it at the end of its root and the figures there are inexact (join it with a WaitGroup or errgroup, or //spvet:ignore nonsp <reason> for a deliberate background goroutine)")
 		return true
 	})
+}
+
+// spawner returns the summary of the function the go statement at the top
+// of stack runs in.
+func (j *joinCheck) spawner(stack []ast.Node) *syncfacts.Summary {
+	for i := len(stack) - 1; i >= 0; i-- {
+		switch f := stack[i].(type) {
+		case *ast.FuncLit:
+			return j.sums.Lit(f)
+		case *ast.FuncDecl:
+			fn, _ := j.pass.TypesInfo.Defs[f.Name].(*types.Func)
+			return j.sums.Func(fn)
+		}
+	}
+	return nil
 }
 
 // findLocals records function variables assigned exactly once, from a
@@ -103,10 +125,15 @@ func (j *joinCheck) findLocals(ins *inspector.Inspector) {
 	}
 }
 
+// countsIn holds the operations by which a method called just before a go
+// statement counts the goroutine in: a group Add, a semaphore Acquire, a
+// token sent on a channel (a worker pool of another library:
+// "wk.Take(); go ...").
+const countsIn = syncfacts.GroupAdd | syncfacts.SemAcquire | syncfacts.ChanSend
+
 // countedBefore reports whether the statement before g counts the
-// goroutine in: a group Add ("wg.Add(1); go f()"), or any method call on a
-// value whose type has a Wait method (a worker pool or counting type of
-// another library: "wk.Take(); go ...").
+// goroutine in: a group Add ("wg.Add(1); go f()"), or a method call whose
+// summary counts in (countsIn).
 func (j *joinCheck) countedBefore(g *ast.GoStmt, stack []ast.Node) bool {
 	if len(stack) < 2 {
 		return false
@@ -135,13 +162,8 @@ func (j *joinCheck) countedBefore(g *ast.GoStmt, stack []ast.Node) bool {
 		if c, ok := groups.MethodCall(j.pass.TypesInfo, call); ok {
 			return c.Method == "Add"
 		}
-		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-		if !ok || j.pass.TypesInfo.Selections[sel] == nil {
-			return false
-		}
-		obj, _, _ := types.LookupFieldOrMethod(j.pass.TypesInfo.TypeOf(sel.X), true, nil, "Wait")
-		_, isMethod := obj.(*types.Func)
-		return isMethod
+		fn := typeutil.StaticCallee(j.pass.TypesInfo, call)
+		return fn != nil && fn.Signature().Recv() != nil && j.sums.Func(fn).Has(countsIn)
 	}
 	return false
 }
@@ -173,9 +195,10 @@ func (j *joinCheck) inSynctest(stack []ast.Node) bool {
 }
 
 // joined reports whether the goroutine started by call shows a way back:
-// a group or channel argument, or a body (followed into local closures and
-// same-package functions, up to maxDepth calls deep) that signals.
-func (j *joinCheck) joined(call *ast.CallExpr, depth int) bool {
+// a group or channel argument, a method of a type another method of which
+// waits for it (paired), or a body (a literal, a local closure or a
+// function of the package) that signals (see signals).
+func (j *joinCheck) joined(call *ast.CallExpr, spawner *syncfacts.Summary) bool {
 	for _, a := range call.Args {
 		if syncValue(j.pass.TypesInfo.TypeOf(a)) {
 			return true
@@ -184,8 +207,25 @@ func (j *joinCheck) joined(call *ast.CallExpr, depth int) bool {
 	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && syncValue(j.pass.TypesInfo.TypeOf(sel.X)) {
 		return true // a method of a group or channel type
 	}
+	if fn := typeutil.StaticCallee(j.pass.TypesInfo, call); fn != nil && j.paired(fn) {
+		return true
+	}
 	body := j.bodyOf(call.Fun)
-	return body != nil && j.signals(body, depth)
+	return body != nil && j.signals(body, spawner)
+}
+
+// litOf returns the literal a local closure variable is set to, nil for
+// anything else.
+func (j *joinCheck) litOf(fun ast.Expr) *ast.FuncLit {
+	switch f := ast.Unparen(fun).(type) {
+	case *ast.FuncLit:
+		return f
+	case *ast.Ident:
+		if v, ok := j.pass.TypesInfo.Uses[f].(*types.Var); ok {
+			return j.locals[v]
+		}
+	}
+	return nil
 }
 
 // bodyOf returns the body a call runs, when it is in this package: a
@@ -220,16 +260,14 @@ func (j *joinCheck) bodyOf(fun ast.Expr) *ast.BlockStmt {
 	return nil
 }
 
-// signals reports whether body tells another goroutine it is done. Its own
-// body (depth 0) may do so in any of these ways: send on or close a
-// channel, close an io.Pipe writer, signal a sync.Cond, write through an
-// atomic package, hand a group or channel to a function. At any depth up
-// to maxDepth calls, only a group signal counts: Done, Go or Wait on a
-// group, a result-less method named Done (the group types of other
-// libraries), or a semaphore.Weighted Release — a send or an atomic write
-// deep in a callee is usually about something else.
-func (j *joinCheck) signals(body *ast.BlockStmt, depth int) bool {
-	key := memoKey{body, depth == 0}
+// signals reports whether body, the goroutine's own, tells another
+// goroutine it is done: it sends on or closes a channel, closes an io.Pipe
+// writer, signals a sync.Cond, writes through an atomic package, hands a
+// group or channel to a function, or calls a function whose summary
+// (syncfacts) signals in a way spawner, the function around the go
+// statement, can see (see signalCall).
+func (j *joinCheck) signals(body *ast.BlockStmt, spawner *syncfacts.Summary) bool {
+	key := memoKey{body, spawner}
 	if v, ok := j.memo[key]; ok {
 		return v
 	}
@@ -241,9 +279,9 @@ func (j *joinCheck) signals(body *ast.BlockStmt, depth int) bool {
 		}
 		switch n := n.(type) {
 		case *ast.SendStmt:
-			found = depth == 0
+			found = true
 		case *ast.CallExpr:
-			found = j.signalCall(n, depth)
+			found = j.signalCall(n, spawner)
 		}
 		return !found
 	})
@@ -251,58 +289,71 @@ func (j *joinCheck) signals(body *ast.BlockStmt, depth int) bool {
 	return found
 }
 
-// memoKey caches signals per body, separately for a goroutine's own body.
+// memoKey caches signals per goroutine body and spawner.
 type memoKey struct {
-	body   *ast.BlockStmt
-	direct bool
+	body    *ast.BlockStmt
+	spawner *syncfacts.Summary
 }
 
-// signalCall reports whether one call signals (see signals).
-func (j *joinCheck) signalCall(call *ast.CallExpr, depth int) bool {
-	info := j.pass.TypesInfo
-	if c, ok := groups.MethodCall(info, call); ok && (c.Method == "Done" || c.Method == "Go" || c.Method == "Wait") {
-		return true
+// receives reports whether the spawner receives from a channel of an
+// element type that sum sends on or closes: the goroutine's last message
+// is one the spawner waits for, however deep in a callee it is sent.
+func receives(spawner, sum *syncfacts.Summary) bool {
+	if spawner == nil || sum == nil {
+		return false
 	}
-	var fn *types.Func
-	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
-		fn, _ = info.Uses[sel.Sel].(*types.Func)
-	}
-	var recv types.Type
-	if fn != nil {
-		if r := fn.Type().(*types.Signature).Recv(); r != nil {
-			recv = r.Type()
-		}
-	}
-	switch {
-	case recv != nil && fn.Name() == "Done" && fn.Type().(*types.Signature).Results().Len() == 0:
-		return true // a group type of another library
-	case recv != nil && typesx.IsNamed(recv, "golang.org/x/sync/semaphore", "Weighted") && fn.Name() == "Release":
-		return true
-	}
-	if depth == 0 {
-		if typesx.IsBuiltin(info, call, "close") {
-			return true
-		}
-		for _, a := range call.Args {
-			if tv, ok := info.Types[a]; ok && !tv.IsType() && syncValue(tv.Type) {
-				return true
-			}
-		}
-		switch {
-		case recv != nil && typesx.IsNamed(recv, "sync", "Cond") && (fn.Name() == "Signal" || fn.Name() == "Broadcast"):
-			return true
-		case recv != nil && typesx.IsNamed(recv, "io", "PipeWriter") && strings.HasPrefix(fn.Name(), "Close"):
-			return true // the reader sees EOF
-		case fn != nil && fn.Pkg() != nil && path.Base(fn.Pkg().Path()) == "atomic" && !strings.HasPrefix(fn.Name(), "Load"):
-			return true // atomic.AddInt32, (*atomic.Bool).Store, go.uber.org/atomic, ...
-		}
-	}
-	if depth < maxDepth {
-		if body := j.bodyOf(call.Fun); body != nil && j.signals(body, depth+1) {
+	for _, t := range sum.Sent {
+		if slices.Contains(spawner.Recv, t) {
 			return true
 		}
 	}
 	return false
+}
+
+// groupSignal holds the operations of a callee that join the goroutine
+// calling it, at any depth: a group's Done, Go or Wait, a semaphore
+// Release, a Cond signal.
+const groupSignal = syncfacts.GroupAdd | syncfacts.GroupDone | syncfacts.GroupWait | syncfacts.SemRelease | syncfacts.CondSignal
+
+// signalCall reports whether one call of the goroutine's own body
+// signals: as a primitive (a group method, close, a Cond signal, a Pipe
+// close, an atomic write, a group or channel argument), through a callee
+// that signals a group at any depth or sends on a channel of a type the
+// spawner receives, as a method whose type has another method that waits
+// for it (paired), or as the close of a child process's pipe that the
+// spawner waits for.
+func (j *joinCheck) signalCall(call *ast.CallExpr, spawner *syncfacts.Summary) bool {
+	info := j.pass.TypesInfo
+	if c, ok := groups.MethodCall(info, call); ok && (c.Method == "Done" || c.Method == "Go" || c.Method == "Wait") {
+		return true
+	}
+	if typesx.IsBuiltin(info, call, "close") {
+		return true
+	}
+	for _, a := range call.Args {
+		if tv, ok := info.Types[a]; ok && !tv.IsType() && syncValue(tv.Type) {
+			return true
+		}
+	}
+	if fn, ok := typeutil.Callee(info, call).(*types.Func); ok && j.closesChildPipe(call, fn) {
+		return true // an interface's Close
+	}
+	fn := typeutil.StaticCallee(info, call)
+	if fn == nil {
+		lit := j.litOf(call.Fun)
+		if lit == nil {
+			return false
+		}
+		sum := j.sums.Lit(lit)
+		return sum.Has(groupSignal) || receives(spawner, sum)
+	}
+	if syncfacts.Primitive(fn)&(syncfacts.Signal|syncfacts.AtomicWrite|groupSignal) != 0 {
+		return true
+	}
+	if sum := j.sums.Func(fn); sum.Has(groupSignal) || receives(spawner, sum) {
+		return true
+	}
+	return j.paired(fn)
 }
 
 // syncValue reports whether t is a channel or a group (or points to one).

@@ -1,6 +1,7 @@
 package tailstrict
 
 import (
+	_ "embed"
 	"go/ast"
 	"go/types"
 
@@ -10,16 +11,20 @@ import (
 	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/spgo/spgo/analyzer/internal/docx"
 	"github.com/spgo/spgo/analyzer/internal/ignore"
 
 	"github.com/spgo/spgo/analyzer/internal/typesx"
 )
 
+//go:embed doc.go
+var doc string
+
 // Analyzer reports tail-strict folds: code that drains a whole stream into
 // memory before passing anything on.
 var Analyzer = &analysis.Analyzer{
 	Name:     "tailstrict",
-	Doc:      "report stages that drain their whole input into memory before emitting anything (tail-strict folds)",
+	Doc:      docx.MustExtract(doc, "tailstrict"),
 	URL:      "https://pkg.go.dev/github.com/spgo/spgo/analyzer/tailstrict",
 	Requires: []*analysis.Analyzer{inspect.Analyzer, buildssa.Analyzer},
 	Run:      run,

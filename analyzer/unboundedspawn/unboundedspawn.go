@@ -1,6 +1,7 @@
 package unboundedspawn
 
 import (
+	_ "embed"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -10,15 +11,19 @@ import (
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
 
+	"github.com/spgo/spgo/analyzer/internal/docx"
 	"github.com/spgo/spgo/analyzer/internal/groups"
 	"github.com/spgo/spgo/analyzer/internal/ignore"
 )
+
+//go:embed doc.go
+var doc string
 
 // Analyzer reports one goroutine per element of an unbounded collection
 // with no bound on how many run at once.
 var Analyzer = &analysis.Analyzer{
 	Name:     "unboundedspawn",
-	Doc:      "report one goroutine per element of an unbounded collection with no bound on how many run at once",
+	Doc:      docx.MustExtract(doc, "unboundedspawn"),
 	URL:      "https://pkg.go.dev/github.com/spgo/spgo/analyzer/unboundedspawn",
 	Requires: []*analysis.Analyzer{inspect.Analyzer},
 	Run:      run,

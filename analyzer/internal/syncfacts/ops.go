@@ -1,0 +1,52 @@
+package syncfacts
+
+import "strings"
+
+// Ops is a set of synchronising operations.
+type Ops uint32
+
+// The operations a summary records.
+const (
+	ChanSend    Ops = 1 << iota // a send on a channel (or a blocking select's send case)
+	ChanRecv                    // a receive, a range over a channel, a blocking select's receive case
+	ChanClose                   // close(ch)
+	GroupAdd                    // WaitGroup Add or Go, errgroup Go or TryGo
+	GroupDone                   // WaitGroup Done
+	GroupWait                   // WaitGroup or errgroup Wait
+	SemAcquire                  // semaphore.Weighted Acquire
+	SemRelease                  // semaphore.Weighted Release
+	CondWait                    // sync.Cond Wait
+	CondSignal                  // sync.Cond Signal or Broadcast
+	Lock                        // sync.Mutex or RWMutex Lock or RLock
+	Sleep                       // time.Sleep
+	PipeClose                   // io.PipeWriter Close or CloseWithError
+	Cancel                      // a call of a context.CancelFunc
+	AtomicWrite                 // a write through an atomic package
+)
+
+// Signal holds the operations that tell another goroutine something
+// happened: a waiter can return because of them.
+const Signal = ChanSend | ChanClose | GroupDone | SemRelease | CondSignal | PipeClose
+
+// Wait holds the operations that wait for another goroutine.
+const Wait = ChanRecv | GroupWait | SemAcquire | CondWait
+
+// Blocking holds the operations that may block until another goroutine
+// acts, or for a while: what can throttle a loop.
+const Blocking = ChanSend | ChanRecv | GroupWait | SemAcquire | CondWait | Sleep
+
+var opNames = []string{
+	"send", "recv", "close", "add", "done", "wait", "acquire", "release",
+	"condwait", "signal", "lock", "sleep", "pipeclose", "cancel", "atomic",
+}
+
+// String lists the operations, for tests and debugging.
+func (o Ops) String() string {
+	var ws []string
+	for i, n := range opNames {
+		if o&(1<<i) != 0 {
+			ws = append(ws, n)
+		}
+	}
+	return strings.Join(ws, "|")
+}

@@ -1,0 +1,111 @@
+package syncfacts
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Summary is what a function does to synchronisation, with what it
+// calls (but not what it starts as goroutines). It is exported as a fact
+// on the function's *types.Func.
+type Summary struct {
+	Ops Ops
+	// Fields holds, for a method, the operations made through fields of
+	// its receiver, by dotted path ("wg", "srv.done"), sorted by path (a
+	// slice, not a map: a fact's encoding must be deterministic).
+	Fields []FieldOps
+	// Sent and Recv hold the element types (types.TypeString, full
+	// package paths) of the channels sent on or closed, and received
+	// from.
+	Sent, Recv []string
+}
+
+// FieldOps is the set of operations made through one receiver field.
+type FieldOps struct {
+	Path string
+	Ops  Ops
+}
+
+// AFact marks Summary as an analysis fact.
+func (*Summary) AFact() {}
+
+// String renders the summary, for tests and debugging.
+func (s *Summary) String() string {
+	var b strings.Builder
+	b.WriteString(s.Ops.String())
+	for _, f := range s.Fields {
+		fmt.Fprintf(&b, " %s:%s", f.Path, f.Ops)
+	}
+	if len(s.Sent) > 0 {
+		fmt.Fprintf(&b, " sent:%s", strings.Join(s.Sent, ","))
+	}
+	if len(s.Recv) > 0 {
+		fmt.Fprintf(&b, " recv:%s", strings.Join(s.Recv, ","))
+	}
+	return b.String()
+}
+
+// empty reports whether the summary records nothing.
+func (s *Summary) empty() bool {
+	return s.Ops == 0 && len(s.Fields) == 0 && len(s.Sent) == 0 && len(s.Recv) == 0
+}
+
+// add records ops made through the receiver field path ("" for none).
+func (s *Summary) add(ops Ops, path string) {
+	s.Ops |= ops
+	if path == "" {
+		return
+	}
+	i, found := slices.BinarySearchFunc(s.Fields, path, func(f FieldOps, p string) int { return strings.Compare(f.Path, p) })
+	if !found {
+		s.Fields = slices.Insert(s.Fields, i, FieldOps{Path: path})
+	}
+	s.Fields[i].Ops |= ops
+}
+
+// merge adds a callee's summary; prefix, if not "", is the receiver path
+// the callee was called on ("" for the receiver itself, "-" for a value
+// that is not the receiver's).
+func (s *Summary) merge(c *Summary, prefix string) {
+	s.Ops |= c.Ops
+	s.Sent = union(s.Sent, c.Sent)
+	s.Recv = union(s.Recv, c.Recv)
+	if prefix == "-" {
+		return
+	}
+	for _, f := range c.Fields {
+		p := f.Path
+		if prefix != "" {
+			p = prefix + "." + p
+		}
+		s.add(f.Ops, p)
+	}
+}
+
+// union adds the strings of b missing from a, keeping a sorted.
+func union(a, b []string) []string {
+	for _, x := range b {
+		if i, found := slices.BinarySearch(a, x); !found {
+			a = slices.Insert(a, i, x)
+		}
+	}
+	return a
+}
+
+// Has reports whether the summary records any of ops.
+func (s *Summary) Has(ops Ops) bool { return s != nil && s.Ops&ops != 0 }
+
+// FieldsWith returns the receiver field paths with any of ops.
+func (s *Summary) FieldsWith(ops Ops) []string {
+	if s == nil {
+		return nil
+	}
+	var ps []string
+	for _, f := range s.Fields {
+		if f.Ops&ops != 0 {
+			ps = append(ps, f.Path)
+		}
+	}
+	return ps
+}

@@ -1,0 +1,103 @@
+package syncfacts
+
+import (
+	_ "embed"
+	"go/ast"
+	"go/types"
+	"reflect"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/spgo/spgo/analyzer/internal/docx"
+	"github.com/spgo/spgo/analyzer/internal/typesx"
+)
+
+//go:embed doc.go
+var doc string
+
+// Analyzer summarises each function's synchronisation as a fact.
+var Analyzer = &analysis.Analyzer{
+	Name:       "syncfacts",
+	Doc:        docx.MustExtract(doc, "syncfacts"),
+	URL:        "https://pkg.go.dev/github.com/spgo/spgo/analyzer/internal/syncfacts",
+	Run:        run,
+	FactTypes:  []analysis.Fact{new(Summary)},
+	ResultType: reflect.TypeFor[*Result](),
+}
+
+// Result answers questions about the summaries of a package's functions
+// and of the functions of other packages it refers to.
+type Result struct {
+	funcs map[*types.Func]*Summary
+	lits  map[*ast.FuncLit]*Summary
+}
+
+// Func returns the summary of fn (its generic origin), nil if it does
+// nothing this package knows of.
+func (r *Result) Func(fn *types.Func) *Summary {
+	if fn == nil {
+		return nil
+	}
+	return r.funcs[fn.Origin()]
+}
+
+// Lit returns the summary of a function literal of the package.
+func (r *Result) Lit(lit *ast.FuncLit) *Summary { return r.lits[lit] }
+
+func run(pass *analysis.Pass) (any, error) {
+	b := &builder{
+		pass: pass,
+		sums: map[*ssa.Function]*Summary{},
+		busy: map[*ssa.Function]bool{},
+		res:  &Result{funcs: map[*types.Func]*Summary{}, lits: map[*ast.FuncLit]*Summary{}},
+	}
+	b.importFacts()
+	for _, fn := range srcFuncs(pass) {
+		s := b.summary(fn)
+		switch syn := fn.Syntax().(type) {
+		case *ast.FuncLit:
+			b.res.lits[syn] = s
+		case *ast.FuncDecl:
+			obj, ok := fn.Object().(*types.Func)
+			if !ok {
+				continue
+			}
+			b.res.funcs[obj] = s
+			if !s.empty() {
+				pass.ExportObjectFact(obj, s)
+			}
+		}
+	}
+	return b.res, nil
+}
+
+// importFacts reads the summaries of the functions of other packages the
+// package refers to, and of the other methods of their receivers' types
+// (a Stop that waits for the Serve the package calls).
+func (b *builder) importFacts() {
+	seen := map[*types.Func]bool{}
+	get := func(fn *types.Func) {
+		if seen[fn] || fn.Pkg() == nil || fn.Pkg() == b.pass.Pkg {
+			return
+		}
+		seen[fn] = true
+		s := new(Summary)
+		if b.pass.ImportObjectFact(fn, s) {
+			b.res.funcs[fn] = s
+		}
+	}
+	for _, obj := range b.pass.TypesInfo.Uses {
+		fn, ok := obj.(*types.Func)
+		if !ok {
+			continue
+		}
+		fn = fn.Origin()
+		get(fn)
+		if named := typesx.RecvNamed(fn); named != nil {
+			for m := range named.Origin().Methods() {
+				get(m)
+			}
+		}
+	}
+}
