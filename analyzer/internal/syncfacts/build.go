@@ -174,7 +174,7 @@ func Primitive(fn *types.Func) Ops {
 		return GroupDone
 	case "sync.WaitGroup.Wait", "golang.org/x/sync/errgroup.Group.Wait":
 		return GroupWait
-	case "golang.org/x/sync/semaphore.Weighted.Acquire":
+	case "golang.org/x/sync/semaphore.Weighted.Acquire", "golang.org/x/sync/semaphore.Weighted.TryAcquire":
 		return SemAcquire
 	case "golang.org/x/sync/semaphore.Weighted.Release":
 		return SemRelease
