@@ -5,6 +5,8 @@ import (
 	"go/types"
 	"slices"
 
+	"golang.org/x/tools/go/types/typeutil"
+
 	"github.com/spgo/spgo/analyzer/internal/syncfacts"
 	"github.com/spgo/spgo/analyzer/internal/typesx"
 )
@@ -28,9 +30,24 @@ var models = [...]model{
 // method of its type can wait for, and operations of that method that
 // wait.
 const (
-	fieldSignal = syncfacts.GroupAdd | syncfacts.GroupDone | syncfacts.ChanSend | syncfacts.ChanClose
+	fieldSignal = syncfacts.GroupDone | syncfacts.ChanSend | syncfacts.ChanClose
+	token       = syncfacts.ChanSend | syncfacts.ChanRecv
 	fieldWait   = syncfacts.GroupWait | syncfacts.ChanRecv
 )
+
+// pairedCall reports whether the goroutine started by call is joined by
+// another method of the type of the method it runs (see paired): the
+// method is the go statement's own call, or the last call of the literal
+// it runs (go func() { _ = s.Serve(l) }()).
+func (j *joinCheck) pairedCall(call *ast.CallExpr) bool {
+	if lit, ok := ast.Unparen(call.Fun).(*ast.FuncLit); ok {
+		if call = lastCall(lit.Body); call == nil {
+			return false
+		}
+	}
+	fn := typeutil.StaticCallee(j.pass.TypesInfo, call)
+	return fn != nil && j.paired(fn)
+}
 
 // paired reports whether fn, run as a goroutine, is joined by another
 // method of its receiver's type: a model's joiner the package refers to;
@@ -47,18 +64,29 @@ func (j *joinCheck) paired(fn *types.Func) bool {
 	if j.modelJoined(named, fn.Name()) {
 		return true
 	}
-	signalled := j.sums.Func(fn).FieldsWith(fieldSignal)
+	return j.fieldPaired(fn, named, fieldSignal, fieldWait)
+}
+
+// fieldPaired reports whether fn makes one of ops on a receiver field that
+// another method of its type (named), one that is called (see callable),
+// makes one of others on. A field fn both sends on and receives from is a
+// token it takes and gives back (a semaphore), no signal.
+func (j *joinCheck) fieldPaired(fn *types.Func, named *types.Named, ops, others syncfacts.Ops) bool {
+	var mine []string
+	for _, f := range j.sums.Func(fn).FieldList() {
+		if f.Ops&ops != 0 && f.Ops&token != token {
+			mine = append(mine, f.Path)
+		}
+	}
+	if len(mine) == 0 {
+		return false
+	}
 	for m := range named.Origin().Methods() {
 		if m == fn.Origin() || !j.callable(m) {
 			continue
 		}
-		ms := j.sums.Func(m)
-		waited := ms.FieldsWith(fieldWait)
-		if len(waited) > 0 && len(ms.FieldsWith(syncfacts.Cancel)) > 0 {
-			return true
-		}
-		for _, p := range signalled {
-			if slices.Contains(waited, p) {
+		for _, p := range j.sums.Func(m).FieldsWith(others) {
+			if slices.Contains(mine, p) {
 				return true
 			}
 		}

@@ -3,7 +3,6 @@ package nonsp
 import (
 	"go/ast"
 	"go/types"
-	"slices"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/inspector"
@@ -22,7 +21,7 @@ type joinCheck struct {
 	// locals maps a local function variable defined once by a literal
 	// (f := func() {...}) to that literal.
 	locals map[*types.Var]*ast.FuncLit
-	memo   map[memoKey]bool
+	memo   map[*ast.BlockStmt]bool
 	sums   *syncfacts.Result
 	// used holds the functions and methods the package refers to.
 	used map[*types.Func]bool
@@ -34,7 +33,7 @@ func checkUnjoined(pass *analysis.Pass, ins *inspector.Inspector, rep *ignore.Re
 		pass:   pass,
 		decls:  map[*types.Func]*ast.FuncDecl{},
 		locals: map[*types.Var]*ast.FuncLit{},
-		memo:   map[memoKey]bool{},
+		memo:   map[*ast.BlockStmt]bool{},
 		sums:   pass.ResultOf[syncfacts.Analyzer].(*syncfacts.Result),
 		used:   map[*types.Func]bool{},
 	}
@@ -58,27 +57,12 @@ func checkUnjoined(pass *analysis.Pass, ins *inspector.Inspector, rep *ignore.Re
 			return true
 		}
 		g := n.(*ast.GoStmt)
-		if j.joined(g.Call, j.spawner(stack)) || j.countedBefore(g, stack) || j.inSynctest(stack) {
+		if j.joined(g.Call) || j.lastMessage(g.Call, stack) || j.countedBefore(g, stack) || j.inSynctest(stack) {
 			return true
 		}
 		rep.Reportf(g, "goroutine never joined: no WaitGroup, errgroup, channel or close connects it back, so spbuild joins it at the end of its root and the figures there are inexact (join it with a WaitGroup or errgroup, or //spvet:ignore nonsp <reason> for a deliberate background goroutine)")
 		return true
 	})
-}
-
-// spawner returns the summary of the function the go statement at the top
-// of stack runs in.
-func (j *joinCheck) spawner(stack []ast.Node) *syncfacts.Summary {
-	for i := len(stack) - 1; i >= 0; i-- {
-		switch f := stack[i].(type) {
-		case *ast.FuncLit:
-			return j.sums.Lit(f)
-		case *ast.FuncDecl:
-			fn, _ := j.pass.TypesInfo.Defs[f.Name].(*types.Func)
-			return j.sums.Func(fn)
-		}
-	}
-	return nil
 }
 
 // findLocals records function variables assigned exactly once, from a
@@ -126,14 +110,14 @@ func (j *joinCheck) findLocals(ins *inspector.Inspector) {
 }
 
 // countsIn holds the operations by which a method called just before a go
-// statement counts the goroutine in: a group Add, a semaphore Acquire, a
-// token sent on a channel (a worker pool of another library:
-// "wk.Take(); go ...").
-const countsIn = syncfacts.GroupAdd | syncfacts.SemAcquire | syncfacts.ChanSend
+// statement counts the goroutine in: a group Add, a semaphore Acquire.
+const countsIn = syncfacts.GroupAdd | syncfacts.SemAcquire
 
 // countedBefore reports whether the statement before g counts the
 // goroutine in: a group Add ("wg.Add(1); go f()"), or a method call whose
-// summary counts in (countsIn).
+// summary counts in (countsIn), or that sends a token on a receiver field
+// another method of its type receives from (a worker pool of another
+// library: "wk.Take(); go ...").
 func (j *joinCheck) countedBefore(g *ast.GoStmt, stack []ast.Node) bool {
 	if len(stack) < 2 {
 		return false
@@ -163,7 +147,14 @@ func (j *joinCheck) countedBefore(g *ast.GoStmt, stack []ast.Node) bool {
 			return c.Method == "Add"
 		}
 		fn := typeutil.StaticCallee(j.pass.TypesInfo, call)
-		return fn != nil && fn.Signature().Recv() != nil && j.sums.Func(fn).Has(countsIn)
+		if fn == nil || fn.Signature().Recv() == nil {
+			return false
+		}
+		if j.sums.Func(fn).Has(countsIn) {
+			return true
+		}
+		named := typesx.RecvNamed(fn)
+		return named != nil && j.fieldPaired(fn, named, syncfacts.ChanSend, syncfacts.ChanRecv)
 	}
 	return false
 }
@@ -198,7 +189,7 @@ func (j *joinCheck) inSynctest(stack []ast.Node) bool {
 // a group or channel argument, a method of a type another method of which
 // waits for it (paired), or a body (a literal, a local closure or a
 // function of the package) that signals (see signals).
-func (j *joinCheck) joined(call *ast.CallExpr, spawner *syncfacts.Summary) bool {
+func (j *joinCheck) joined(call *ast.CallExpr) bool {
 	for _, a := range call.Args {
 		if syncValue(j.pass.TypesInfo.TypeOf(a)) {
 			return true
@@ -207,11 +198,11 @@ func (j *joinCheck) joined(call *ast.CallExpr, spawner *syncfacts.Summary) bool 
 	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && syncValue(j.pass.TypesInfo.TypeOf(sel.X)) {
 		return true // a method of a group or channel type
 	}
-	if fn := typeutil.StaticCallee(j.pass.TypesInfo, call); fn != nil && j.paired(fn) {
+	if j.pairedCall(call) {
 		return true
 	}
 	body := j.bodyOf(call.Fun)
-	return body != nil && j.signals(body, spawner)
+	return body != nil && j.signals(body)
 }
 
 // litOf returns the literal a local closure variable is set to, nil for
@@ -264,14 +255,12 @@ func (j *joinCheck) bodyOf(fun ast.Expr) *ast.BlockStmt {
 // goroutine it is done: it sends on or closes a channel, closes an io.Pipe
 // writer, signals a sync.Cond, writes through an atomic package, hands a
 // group or channel to a function, or calls a function whose summary
-// (syncfacts) signals in a way spawner, the function around the go
-// statement, can see (see signalCall).
-func (j *joinCheck) signals(body *ast.BlockStmt, spawner *syncfacts.Summary) bool {
-	key := memoKey{body, spawner}
-	if v, ok := j.memo[key]; ok {
+// (syncfacts) signals a group (see signalCall).
+func (j *joinCheck) signals(body *ast.BlockStmt) bool {
+	if v, ok := j.memo[body]; ok {
 		return v
 	}
-	j.memo[key] = false // a recursive call adds nothing
+	j.memo[body] = false // a recursive call adds nothing
 	found := false
 	ast.Inspect(body, func(n ast.Node) bool {
 		if found {
@@ -281,48 +270,27 @@ func (j *joinCheck) signals(body *ast.BlockStmt, spawner *syncfacts.Summary) boo
 		case *ast.SendStmt:
 			found = true
 		case *ast.CallExpr:
-			found = j.signalCall(n, spawner)
+			found = j.signalCall(n)
 		}
 		return !found
 	})
-	j.memo[key] = found
+	j.memo[body] = found
 	return found
 }
 
-// memoKey caches signals per goroutine body and spawner.
-type memoKey struct {
-	body    *ast.BlockStmt
-	spawner *syncfacts.Summary
-}
-
-// receives reports whether the spawner receives from a channel of an
-// element type that sum sends on or closes: the goroutine's last message
-// is one the spawner waits for, however deep in a callee it is sent.
-func receives(spawner, sum *syncfacts.Summary) bool {
-	if spawner == nil || sum == nil {
-		return false
-	}
-	for _, t := range sum.Sent {
-		if slices.Contains(spawner.Recv, t) {
-			return true
-		}
-	}
-	return false
-}
-
-// groupSignal holds the operations of a callee that join the goroutine
-// calling it, at any depth: a group's Done, Go or Wait, a semaphore
-// Release, a Cond signal.
-const groupSignal = syncfacts.GroupAdd | syncfacts.GroupDone | syncfacts.GroupWait | syncfacts.SemRelease | syncfacts.CondSignal
+// groupSignal holds the operations of a callee that tell a waiter the
+// goroutine calling it is done, at any depth: a group's Done, a semaphore
+// Release. A callee's Add, Go or Wait counts other goroutines in or waits
+// for them, and a Cond signal deep in a callee is a queue's wake-up: they
+// say nothing of this goroutine's end.
+const groupSignal = syncfacts.GroupDone | syncfacts.SemRelease
 
 // signalCall reports whether one call of the goroutine's own body
 // signals: as a primitive (a group method, close, a Cond signal, a Pipe
 // close, an atomic write, a group or channel argument), through a callee
-// that signals a group at any depth or sends on a channel of a type the
-// spawner receives, as a method whose type has another method that waits
-// for it (paired), or as the close of a child process's pipe that the
-// spawner waits for.
-func (j *joinCheck) signalCall(call *ast.CallExpr, spawner *syncfacts.Summary) bool {
+// that signals a group at any depth, or as the close of a child process's
+// pipe that the spawner waits for.
+func (j *joinCheck) signalCall(call *ast.CallExpr) bool {
 	info := j.pass.TypesInfo
 	if c, ok := groups.MethodCall(info, call); ok && (c.Method == "Done" || c.Method == "Go" || c.Method == "Wait") {
 		return true
@@ -345,15 +313,12 @@ func (j *joinCheck) signalCall(call *ast.CallExpr, spawner *syncfacts.Summary) b
 			return false
 		}
 		sum := j.sums.Lit(lit)
-		return sum.Has(groupSignal) || receives(spawner, sum)
+		return sum.Has(groupSignal)
 	}
 	if syncfacts.Primitive(fn)&(syncfacts.Signal|syncfacts.AtomicWrite|groupSignal) != 0 {
 		return true
 	}
-	if sum := j.sums.Func(fn); sum.Has(groupSignal) || receives(spawner, sum) {
-		return true
-	}
-	return j.paired(fn)
+	return j.sums.Func(fn).Has(groupSignal)
 }
 
 // syncValue reports whether t is a channel or a group (or points to one).

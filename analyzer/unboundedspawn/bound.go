@@ -87,23 +87,31 @@ func doneCall(e ast.Expr) bool {
 	return ok && sel.Sel.Name == "Done"
 }
 
-// Operations of a callee that may throttle a spawning loop: in the loop
-// body, anything that blocks or locks (a receive, a send, a Wait, an
-// Acquire, a sleep, a Mutex); in the child, waiting for a slot (an
-// Acquire, a Cond Wait). A group's Wait in the child joins the child's
-// own goroutines: it does not throttle.
+// What may throttle a spawning loop, in the loop body and in the child.
+// A primitive called directly: in the loop anything that blocks or locks
+// (a receive, a send, a Wait, an Acquire, a sleep, a Mutex), in the child
+// waiting for a slot (an Acquire, a Cond Wait). Through a callee's
+// summary, at any depth: waiting for other goroutines or for time (a
+// group Wait, an Acquire, a Cond Wait, a sleep; in the child only an
+// Acquire); and, made by the callee itself, a channel operation or a lock
+// in the loop, a Cond Wait in the child. A channel operation or a lock deep in
+// a callee (a request queue, a cache's mutex) bounds nothing the loop
+// starts. A group's Wait in the child joins the child's own goroutines:
+// it does not throttle.
 const (
 	loopThrottle  = syncfacts.Blocking | syncfacts.Lock
+	loopDeep      = syncfacts.GroupWait | syncfacts.SemAcquire | syncfacts.CondWait | syncfacts.Sleep
+	loopOwn       = syncfacts.ChanSend | syncfacts.ChanRecv | syncfacts.Lock
 	childThrottle = syncfacts.SemAcquire | syncfacts.CondWait
+	childDeep     = syncfacts.SemAcquire
+	childOwn      = syncfacts.CondWait
 )
 
 // blocks reports whether call may throttle the spawns, by what its callee
-// does (its syncfacts summary, at any depth, across packages, not counting
-// the goroutines it starts), not by its name: see loopThrottle and
-// childThrottle. A callee whose type sends on and receives from the same
-// field (a token channel of a limiter) throttles in the child too. An
-// interface's method has no code to read: it throttles if its name says
-// it takes a slot (see slotWord).
+// does (its syncfacts summary, across packages, not counting the
+// goroutines it starts), not by its name: see loopThrottle and the
+// others. An interface's method has no code to read: it throttles if its
+// name says it takes a slot (see slotWord).
 func (c *checker) blocks(call *ast.CallExpr, inLoop bool) bool {
 	if _, lit := ast.Unparen(call.Fun).(*ast.FuncLit); lit {
 		return false // its body is part of the body searched
@@ -112,29 +120,21 @@ func (c *checker) blocks(call *ast.CallExpr, inLoop bool) bool {
 		return slices.ContainsFunc(words(fn.Name()), slotWord)
 	}
 	var sum *syncfacts.Summary
-	var ops syncfacts.Ops
 	if fn := typeutil.StaticCallee(c.pass.TypesInfo, call); fn != nil {
-		sum, ops = c.sums.Func(fn), syncfacts.Primitive(fn)
+		prim := syncfacts.Primitive(fn)
+		if inLoop && prim&loopThrottle != 0 || !inLoop && prim&childThrottle != 0 {
+			return true
+		}
+		sum = c.sums.Func(fn)
 	} else if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
 		if v, ok := c.pass.TypesInfo.Uses[id].(*types.Var); ok && c.lits[v] != nil {
 			sum = c.sums.Lit(c.lits[v])
 		}
 	}
-	if sum != nil {
-		ops |= sum.Ops
-	}
 	if inLoop {
-		return ops&loopThrottle != 0
+		return sum.Has(loopDeep) || sum.HasOwn(loopOwn)
 	}
-	if ops&childThrottle != 0 {
-		return true
-	}
-	for _, f := range sumFields(sum) {
-		if f.Ops&syncfacts.ChanSend != 0 && f.Ops&syncfacts.ChanRecv != 0 {
-			return true
-		}
-	}
-	return false
+	return sum.Has(childDeep) || sum.HasOwn(childOwn)
 }
 
 // isInterfaceMethod reports whether fn is an interface's method.
@@ -151,15 +151,6 @@ func slotWord(w string) bool {
 		return true
 	}
 	return false
-}
-
-// sumFields returns the receiver field operations of a summary, nil for
-// none.
-func sumFields(s *syncfacts.Summary) []syncfacts.FieldOps {
-	if s == nil {
-		return nil
-	}
-	return s.Fields
 }
 
 // counterExit reports whether the loop body may leave the loop (break,

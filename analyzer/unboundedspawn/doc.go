@@ -112,14 +112,17 @@
 //   - in the body of any loop around the spawn, outside the spawned
 //     function: a channel send or receive (but for <-x.Done(), a
 //     cancellation check), a range over a channel, or a call of a
-//     function that blocks or locks: by what it does, at any depth and
-//     across packages (its syncfacts summary: a receive, a send, a
-//     blocking select, a group Wait, a semaphore Acquire or TryAcquire, a
-//     Cond Wait, time.Sleep, a Mutex Lock), not counting what the
-//     goroutines it starts do, nor what its name says (a string limiter
-//     named limit, a wait-for-position computation, do not count); an
-//     interface's method, whose code is unknown, counts when a word of
-//     its name is acquire, sem, semaphore or throttle. When the child is
+//     function that blocks or locks: by what it does, across packages
+//     (its syncfacts summary), not counting what the goroutines it starts
+//     do, nor what its name says (a string limiter named limit, a
+//     wait-for-position computation, do not count): directly a receive, a
+//     send, a group Wait, a semaphore Acquire or TryAcquire, a Cond Wait,
+//     time.Sleep, a Mutex Lock; at any depth a group Wait, an Acquire, a
+//     Cond Wait or a sleep; in the callee's own body a channel operation
+//     or a Mutex Lock (a send or lock deep in a callee, such as a request
+//     queue's, bounds nothing the loop starts); an interface's method,
+//     whose code is unknown, counts when a word of its name is acquire,
+//     sem, semaphore or throttle. When the child is
 //     recursive (it calls the function that spawns it), only the
 //     innermost loop counts: a Wait per level of an outer loop does not
 //     bound a fan-out whose children fan out again;
@@ -131,10 +134,9 @@
 //   - in the spawned function, or a function it calls that the package
 //     holds: a send on and a receive from the same channel (a token:
 //     sem <- struct{}{}; defer func() { <-sem }()), or a call of a
-//     function that waits for a slot (its summary has a semaphore Acquire
-//     or a Cond Wait, or a send and a receive on one field of its
-//     receiver, a limiter's token channel; an interface's method with a
-//     slot word as above; a group's own Wait does not count);
+//     function that waits for a slot (a semaphore Acquire at any depth, a
+//     Cond Wait of its own; an interface's method with a slot word as
+//     above; a group's own Wait does not count);
 //   - the spawned function uses an io.Pipe end: the other end must be
 //     drained for it to finish, which the loop does in step;
 //   - for an errgroup: the group is not a local variable created in the

@@ -115,7 +115,7 @@ func (b *builder) call(s *Summary, c *ssa.CallCommon, recv types.Type) {
 // callFunc adds the operations of a static call of fn with args.
 func (b *builder) callFunc(s *Summary, fn *ssa.Function, args []ssa.Value, recv types.Type) {
 	obj, _ := fn.Object().(*types.Func)
-	var first string = "-"
+	first := "-"
 	if len(args) > 0 {
 		first = fieldPath(args[0], recv)
 	}

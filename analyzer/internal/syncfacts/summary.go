@@ -10,7 +10,10 @@ import (
 // calls (but not what it starts as goroutines). It is exported as a fact
 // on the function's *types.Func.
 type Summary struct {
-	Ops Ops
+	// Ops holds the operations of the function and of everything it
+	// calls; Own those it makes itself (its instructions and its calls of
+	// primitives), not through other functions.
+	Ops, Own Ops
 	// Fields holds, for a method, the operations made through fields of
 	// its receiver, by dotted path ("wg", "srv.done"), sorted by path (a
 	// slice, not a map: a fact's encoding must be deterministic).
@@ -34,6 +37,9 @@ func (*Summary) AFact() {}
 func (s *Summary) String() string {
 	var b strings.Builder
 	b.WriteString(s.Ops.String())
+	if s.Own != 0 {
+		fmt.Fprintf(&b, " own:%s", s.Own)
+	}
 	for _, f := range s.Fields {
 		fmt.Fprintf(&b, " %s:%s", f.Path, f.Ops)
 	}
@@ -51,10 +57,18 @@ func (s *Summary) empty() bool {
 	return s.Ops == 0 && len(s.Fields) == 0 && len(s.Sent) == 0 && len(s.Recv) == 0
 }
 
-// add records ops made through the receiver field path ("" for none).
+// add records ops the function makes itself, through the receiver field
+// path ("" for the receiver itself, "-" for none).
 func (s *Summary) add(ops Ops, path string) {
+	s.Own |= ops
+	s.addField(ops, path)
+}
+
+// addField records ops made through the receiver field path, by the
+// function or a callee.
+func (s *Summary) addField(ops Ops, path string) {
 	s.Ops |= ops
-	if path == "" {
+	if path == "" || path == "-" {
 		return
 	}
 	i, found := slices.BinarySearchFunc(s.Fields, path, func(f FieldOps, p string) int { return strings.Compare(f.Path, p) })
@@ -79,7 +93,7 @@ func (s *Summary) merge(c *Summary, prefix string) {
 		if prefix != "" {
 			p = prefix + "." + p
 		}
-		s.add(f.Ops, p)
+		s.addField(f.Ops, p)
 	}
 }
 
@@ -95,6 +109,17 @@ func union(a, b []string) []string {
 
 // Has reports whether the summary records any of ops.
 func (s *Summary) Has(ops Ops) bool { return s != nil && s.Ops&ops != 0 }
+
+// HasOwn reports whether the function makes any of ops itself.
+func (s *Summary) HasOwn(ops Ops) bool { return s != nil && s.Own&ops != 0 }
+
+// FieldList returns the receiver field operations, nil for a nil summary.
+func (s *Summary) FieldList() []FieldOps {
+	if s == nil {
+		return nil
+	}
+	return s.Fields
+}
 
 // FieldsWith returns the receiver field paths with any of ops.
 func (s *Summary) FieldsWith(ops Ops) []string {

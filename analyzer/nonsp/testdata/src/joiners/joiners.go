@@ -66,7 +66,8 @@ func runService(s *service) {
 	go s.Serve()
 }
 
-// Cancel and Wait in Close: the type's own joiner, whatever its name.
+// Cancel, then Wait, in Close: poll is counted out of the group one call
+// deep (the type's own joiner, whatever its name).
 type poller struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
@@ -77,7 +78,10 @@ func (p *poller) poll(ctx context.Context) {
 	for ctx.Err() == nil {
 		p.ticks++
 	}
+	p.stopped()
 }
+
+func (p *poller) stopped() { p.wg.Done() }
 
 func (p *poller) Close() {
 	p.cancel()
@@ -85,7 +89,33 @@ func (p *poller) Close() {
 }
 
 func startPoller(ctx context.Context, p *poller) {
+	p.wg.Add(1)
 	go p.poll(ctx)
+}
+
+// A stop handshake one call deep: loop tells Stop it has ended by a send
+// on a field Stop receives from.
+type worker struct {
+	quit, ended chan bool
+	n           int
+}
+
+func (w *worker) loop() {
+	for w.n < 10 {
+		w.n++
+	}
+	w.report()
+}
+
+func (w *worker) report() { w.ended <- true }
+
+func (w *worker) Stop() bool {
+	w.quit <- true
+	return <-w.ended
+}
+
+func startWorker(w *worker) {
+	go w.loop()
 }
 
 // The goroutine's last act is a response one call deep, which the

@@ -38,7 +38,7 @@ type result struct{ n int }
 func respond(ch chan<- result, n int) { ch <- result{n} } // want respond:"send sent:a.result"
 
 // Sleeper blocks without a channel.
-func Sleeper() { time.Sleep(time.Millisecond) } // want Sleeper:"sleep"
+func Sleeper() { time.Sleep(time.Millisecond) } // want Sleeper:"^sleep own:sleep$"
 
 // Spawner's goroutine is not part of its summary.
 func Spawner(ch chan int) {

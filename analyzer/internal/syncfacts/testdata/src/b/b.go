@@ -12,4 +12,4 @@ func Run(s *a.Server) { // want Run:"recv\\|add\\|done\\|wait\\|cancel recv:stru
 func Trim(x string) string { return a.Limit(x, 3) }
 
 // Pause sleeps through a's Sleeper.
-func Pause() { a.Sleeper() } // want Pause:"sleep"
+func Pause() { a.Sleeper() } // want Pause:"^sleep$"
