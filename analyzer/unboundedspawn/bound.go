@@ -31,8 +31,9 @@ func (c *checker) throttles(body *ast.BlockStmt, sp spawn) bool {
 		case *ast.RangeStmt:
 			return c.isChan(n.X)
 		case *ast.CallExpr:
-			// The callee of the spawning call runs in the child.
-			return n != sp.call && c.blocks(n, true)
+			// The callee of the spawning call runs in the child, and a
+			// group's Go is the spawn itself.
+			return n != sp.call && (sp.group == nil || n != sp.group.Call) && c.blocks(n, true)
 		}
 		return false
 	})
@@ -121,9 +122,8 @@ func (c *checker) blocks(call *ast.CallExpr, inLoop bool) bool {
 	}
 	var sum *syncfacts.Summary
 	if fn := typeutil.StaticCallee(c.pass.TypesInfo, call); fn != nil {
-		prim := syncfacts.Primitive(fn)
-		if inLoop && prim&loopThrottle != 0 || !inLoop && prim&childThrottle != 0 {
-			return true
+		if prim := syncfacts.Primitive(fn); prim != 0 {
+			return inLoop && prim&loopThrottle != 0 || !inLoop && prim&childThrottle != 0
 		}
 		sum = c.sums.Func(fn)
 	} else if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
