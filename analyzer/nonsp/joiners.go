@@ -20,10 +20,13 @@ type model struct {
 	joiners  []string
 }
 
-// models are the joiners of libraries spvet does not read the code of.
-var models = [...]model{
-	{"net/http", "Server", []string{"Serve", "ServeTLS", "ListenAndServe", "ListenAndServeTLS"}, []string{"Close", "Shutdown"}},
-	{"google.golang.org/grpc", "Server", []string{"Serve"}, []string{"Stop", "GracefulStop"}},
+// models returns the joiners of libraries spvet does not read the code
+// of (a function, not a variable: nothing of the package is mutable).
+func models() []model {
+	return []model{
+		{"net/http", "Server", []string{"Serve", "ServeTLS", "ListenAndServe", "ListenAndServeTLS"}, []string{"Close", "Shutdown"}},
+		{"google.golang.org/grpc", "Server", []string{"Serve"}, []string{"Stop", "GracefulStop"}},
+	}
 }
 
 // Operations of a goroutine's method on receiver fields that another
@@ -52,10 +55,9 @@ func (j *joinCheck) pairedCall(call *ast.CallExpr) bool {
 // paired reports whether fn, run as a goroutine, is joined by another
 // method of its receiver's type: a model's joiner the package refers to;
 // or a method the package refers to (or, for its own type, exports) that
-// waits (group Wait, receive) on a receiver field that
-// fn signals through (Add, Done, send, close); or one that cancels a
-// context held in a field and then waits on a field (Stop: cancel, then
-// Wait).
+// waits (group Wait, receive) on a receiver field that fn signals through
+// (Done, send, close) — a Stop that cancels and then waits for what Serve
+// signals last. An Add in fn counts the goroutines fn starts, not fn.
 func (j *joinCheck) paired(fn *types.Func) bool {
 	named := typesx.RecvNamed(fn)
 	if named == nil {
@@ -108,7 +110,7 @@ func (j *joinCheck) modelJoined(named *types.Named, name string) bool {
 	if obj.Pkg() == nil {
 		return false
 	}
-	for _, m := range models {
+	for _, m := range models() {
 		if obj.Pkg().Path() != m.pkg || obj.Name() != m.typ || !slices.Contains(m.serves, name) {
 			continue
 		}

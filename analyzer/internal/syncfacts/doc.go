@@ -21,6 +21,10 @@
 // function starts as goroutines are not part of its summary: they run
 // concurrently with it, not in its steps.
 //
+// A summary keeps apart the operations the function makes itself (Own):
+// a lock or a send deep in a callee says less about the caller than one
+// of its own.
+//
 // For a method, the summary also says which fields of its receiver each
 // operation went through (s.wg.Done() is a group Done on field wg): that is
 // how a Stop that waits for what Serve signals is recognised without

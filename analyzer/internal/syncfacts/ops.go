@@ -35,15 +35,14 @@ const Wait = ChanRecv | GroupWait | SemAcquire | CondWait
 // acts, or for a while: what can throttle a loop.
 const Blocking = ChanSend | ChanRecv | GroupWait | SemAcquire | CondWait | Sleep
 
-var opNames = []string{
-	"send", "recv", "close", "add", "done", "wait", "acquire", "release",
-	"condwait", "signal", "lock", "sleep", "pipeclose", "cancel", "atomic",
-}
-
 // String lists the operations, for tests and debugging.
 func (o Ops) String() string {
+	names := [...]string{
+		"send", "recv", "close", "add", "done", "wait", "acquire", "release",
+		"condwait", "signal", "lock", "sleep", "pipeclose", "cancel", "atomic",
+	}
 	var ws []string
-	for i, n := range opNames {
+	for i, n := range names {
 		if o&(1<<i) != 0 {
 			ws = append(ws, n)
 		}

@@ -3,6 +3,7 @@ package syncfacts
 import (
 	"go/ast"
 	"go/build"
+	"go/token"
 	"go/types"
 	"path/filepath"
 	"strings"
@@ -12,13 +13,15 @@ import (
 )
 
 // srcFuncs builds the package's SSA form and returns its source
-// functions, literals included. It builds it itself rather than through
+// functions, literals included. A package that shows no synchronisation
+// (see quiet) has only empty summaries: srcFuncs builds nothing for it and
+// returns nil, which is most of the dependencies go vet runs the tool on. It builds it itself rather than through
 // buildssa, which would also build it (and the control-flow graphs it
 // asks ctrlflow for) for every package of the standard library that go
 // vet runs the tool on for facts; the standard library is summarised by
 // Primitive instead, so for its packages srcFuncs returns nil.
-func srcFuncs(pass *analysis.Pass) []*ssa.Function {
-	if len(pass.Files) == 0 || inGOROOT(pass) {
+func srcFuncs(pass *analysis.Pass, res *Result) []*ssa.Function {
+	if len(pass.Files) == 0 || inGOROOT(pass) || quiet(pass, res) {
 		return nil
 	}
 	prog := ssa.NewProgram(pass.Fset, 0)
@@ -62,4 +65,45 @@ func inGOROOT(pass *analysis.Pass) bool {
 	}
 	name := pass.Fset.File(pass.Files[0].Pos()).Name()
 	return strings.HasPrefix(filepath.Clean(name), filepath.Join(root, "src")+string(filepath.Separator))
+}
+
+// quiet reports whether nothing in the package can synchronise: no
+// channel type, operation, select or range over a channel, no variable of a
+// channel type or context.CancelFunc, no call of a primitive (see
+// Primitive) nor of a function of another package whose summary records
+// anything (res holds the summaries imported so far).
+func quiet(pass *analysis.Pass, res *Result) bool {
+	for _, obj := range pass.TypesInfo.Uses {
+		switch obj := obj.(type) {
+		case *types.Func:
+			if Primitive(obj) != 0 || res.funcs[obj.Origin()] != nil {
+				return false
+			}
+		case *types.Var:
+			t := obj.Type()
+			if _, ok := t.Underlying().(*types.Chan); ok || isNamed(t, "context", "CancelFunc") {
+				return false
+			}
+		}
+	}
+	found := false
+	for _, f := range pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.SendStmt, *ast.SelectStmt, *ast.ChanType:
+				found = true
+			case *ast.UnaryExpr:
+				found = found || n.Op == token.ARROW
+			case *ast.RangeStmt:
+				if t := pass.TypesInfo.TypeOf(n.X); t != nil {
+					_, found = t.Underlying().(*types.Chan)
+				}
+			}
+			return !found
+		})
+		if found {
+			return false
+		}
+	}
+	return true
 }

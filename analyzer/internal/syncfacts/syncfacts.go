@@ -53,7 +53,7 @@ func run(pass *analysis.Pass) (any, error) {
 		res:  &Result{funcs: map[*types.Func]*Summary{}, lits: map[*ast.FuncLit]*Summary{}},
 	}
 	b.importFacts()
-	for _, fn := range srcFuncs(pass) {
+	for _, fn := range srcFuncs(pass, b.res) {
 		s := b.summary(fn)
 		switch syn := fn.Syntax().(type) {
 		case *ast.FuncLit:
