@@ -63,7 +63,6 @@ func (b *builder) instr(s *Summary, in ssa.Instruction, recv types.Type) {
 	case *ssa.UnOp:
 		if in.Op == token.ARROW {
 			s.add(ChanRecv, fieldPath(in.X, recv))
-			s.Recv = union(s.Recv, []string{elemOf(in.X.Type())})
 		}
 	case *ssa.Select:
 		if !in.Blocking {
@@ -75,7 +74,6 @@ func (b *builder) instr(s *Summary, in ssa.Instruction, recv types.Type) {
 				s.Sent = union(s.Sent, []string{elemOf(st.Chan.Type())})
 			} else {
 				s.add(ChanRecv, fieldPath(st.Chan, recv))
-				s.Recv = union(s.Recv, []string{elemOf(st.Chan.Type())})
 			}
 		}
 	case *ssa.Call:

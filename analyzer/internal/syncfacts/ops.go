@@ -35,6 +35,13 @@ const Wait = ChanRecv | GroupWait | SemAcquire | CondWait
 // acts, or for a while: what can throttle a loop.
 const Blocking = ChanSend | ChanRecv | GroupWait | SemAcquire | CondWait | Sleep
 
+// Deep holds the operations a summary takes from its callees: what can
+// tell a waiter something or make the caller wait. Locks, atomic writes,
+// cancels and Cond signals stay in the Own of the function that makes
+// them: a lock deep in a callee says nothing of the caller, and keeping
+// them out keeps the facts go vet writes for every package small.
+const Deep = ^(Lock | AtomicWrite | Cancel | CondSignal)
+
 // String lists the operations, for tests and debugging.
 func (o Ops) String() string {
 	names := [...]string{

@@ -12,16 +12,15 @@ import (
 	"golang.org/x/tools/go/ssa"
 )
 
-// srcFuncs builds the package's SSA form and returns its source
-// functions, literals included. A package that shows no synchronisation
-// (see quiet) has only empty summaries: srcFuncs builds nothing for it and
-// returns nil, which is most of the dependencies go vet runs the tool on. It builds it itself rather than through
-// buildssa, which would also build it (and the control-flow graphs it
-// asks ctrlflow for) for every package of the standard library that go
-// vet runs the tool on for facts; the standard library is summarised by
-// Primitive instead, so for its packages srcFuncs returns nil.
-func srcFuncs(pass *analysis.Pass, res *Result) []*ssa.Function {
-	if len(pass.Files) == 0 || inGOROOT(pass) || quiet(pass, res) {
+// buildSSA builds the package's SSA form and returns its source
+// functions, literals included. syncfacts builds it itself rather than
+// through buildssa, which would also build it (and the control-flow graphs
+// it asks ctrlflow for) for every package go vet runs the tool on for
+// facts. It does not build it for the standard library, summarised by
+// Primitive instead, nor for a package that shows no synchronisation
+// (see quiet), whose summaries are all empty: most of the dependencies.
+func buildSSA(pass *analysis.Pass) []*ssa.Function {
+	if len(pass.Files) == 0 {
 		return nil
 	}
 	prog := ssa.NewProgram(pass.Fset, 0)
@@ -60,28 +59,29 @@ func srcFuncs(pass *analysis.Pass, res *Result) []*ssa.Function {
 // library's.
 func inGOROOT(pass *analysis.Pass) bool {
 	root := build.Default.GOROOT
-	if root == "" {
+	if root == "" || len(pass.Files) == 0 {
 		return false
 	}
 	name := pass.Fset.File(pass.Files[0].Pos()).Name()
 	return strings.HasPrefix(filepath.Clean(name), filepath.Join(root, "src")+string(filepath.Separator))
 }
 
-// quiet reports whether nothing in the package can synchronise: no
-// channel type, operation, select or range over a channel, no variable of a
-// channel type or context.CancelFunc, no call of a primitive (see
-// Primitive) nor of a function of another package whose summary records
-// anything (res holds the summaries imported so far).
+// quiet reports whether nothing in the package can synchronise in a way
+// a summary passes on (Deep): no channel type, operation, select or range
+// over a channel, no variable of a channel type, no call of such a
+// primitive (see Primitive) nor of a function of another package whose
+// summary records anything (res holds the summaries imported so far). A
+// package that only locks mutexes, writes atomics or cancels contexts is
+// quiet: what it loses is the Own of its functions.
 func quiet(pass *analysis.Pass, res *Result) bool {
 	for _, obj := range pass.TypesInfo.Uses {
 		switch obj := obj.(type) {
 		case *types.Func:
-			if Primitive(obj) != 0 || res.funcs[obj.Origin()] != nil {
+			if Primitive(obj)&Deep != 0 || res.funcs[obj.Origin()] != nil {
 				return false
 			}
 		case *types.Var:
-			t := obj.Type()
-			if _, ok := t.Underlying().(*types.Chan); ok || isNamed(t, "context", "CancelFunc") {
+			if _, ok := obj.Type().Underlying().(*types.Chan); ok {
 				return false
 			}
 		}

@@ -10,18 +10,17 @@ import (
 // calls (but not what it starts as goroutines). It is exported as a fact
 // on the function's *types.Func.
 type Summary struct {
-	// Ops holds the operations of the function and of everything it
-	// calls; Own those it makes itself (its instructions and its calls of
-	// primitives), not through other functions.
+	// Ops holds the operations of the function and those of Deep of
+	// everything it calls; Own those it makes itself (its instructions
+	// and its calls of primitives), not through other functions.
 	Ops, Own Ops
 	// Fields holds, for a method, the operations made through fields of
 	// its receiver, by dotted path ("wg", "srv.done"), sorted by path (a
 	// slice, not a map: a fact's encoding must be deterministic).
 	Fields []FieldOps
-	// Sent and Recv hold the element types (types.TypeString, full
-	// package paths) of the channels sent on or closed, and received
-	// from.
-	Sent, Recv []string
+	// Sent holds the element types (types.TypeString, full package
+	// paths) of the channels sent on or closed.
+	Sent []string
 }
 
 // FieldOps is the set of operations made through one receiver field.
@@ -46,15 +45,15 @@ func (s *Summary) String() string {
 	if len(s.Sent) > 0 {
 		fmt.Fprintf(&b, " sent:%s", strings.Join(s.Sent, ","))
 	}
-	if len(s.Recv) > 0 {
-		fmt.Fprintf(&b, " recv:%s", strings.Join(s.Recv, ","))
-	}
 	return b.String()
 }
 
-// empty reports whether the summary records nothing.
-func (s *Summary) empty() bool {
-	return s.Ops == 0 && len(s.Fields) == 0 && len(s.Sent) == 0 && len(s.Recv) == 0
+// worthExporting reports whether the summary tells a caller in another
+// package anything spvet asks: an operation passed on to callers (Deep),
+// a channel element type sent, or a lock of its own (a loop that calls it
+// is throttled). An atomic write, a cancel or a Cond signal alone is not.
+func (s *Summary) worthExporting() bool {
+	return s.Ops&Deep != 0 || len(s.Sent) > 0 || s.Own&Lock != 0
 }
 
 // add records ops the function makes itself, through the receiver field
@@ -82,18 +81,20 @@ func (s *Summary) addField(ops Ops, path string) {
 // the callee was called on ("" for the receiver itself, "-" for a value
 // that is not the receiver's).
 func (s *Summary) merge(c *Summary, prefix string) {
-	s.Ops |= c.Ops
+	s.Ops |= c.Ops & Deep
 	s.Sent = union(s.Sent, c.Sent)
-	s.Recv = union(s.Recv, c.Recv)
 	if prefix == "-" {
 		return
 	}
 	for _, f := range c.Fields {
+		if f.Ops&Deep == 0 {
+			continue
+		}
 		p := f.Path
 		if prefix != "" {
 			p = prefix + "." + p
 		}
-		s.addField(f.Ops, p)
+		s.addField(f.Ops&Deep, p)
 	}
 }
 

@@ -31,6 +31,22 @@ var Analyzer = &analysis.Analyzer{
 type Result struct {
 	funcs map[*types.Func]*Summary
 	lits  map[*ast.FuncLit]*Summary
+	// ssa holds the package's source functions in SSA form once built;
+	// build builds them (for a package syncfacts did not need them for).
+	ssa   []*ssa.Function
+	built bool
+	build func() []*ssa.Function
+}
+
+// SrcFuncs returns the package's source functions (literals included)
+// in SSA form, building them on first use if syncfacts did not: other
+// analyzers share this one SSA form rather than build their own (buildssa
+// would build a second, with control-flow graphs besides).
+func (r *Result) SrcFuncs() []*ssa.Function {
+	if !r.built {
+		r.ssa, r.built = r.build(), true
+	}
+	return r.ssa
 }
 
 // Func returns the summary of fn (its generic origin), nil if it does
@@ -53,7 +69,12 @@ func run(pass *analysis.Pass) (any, error) {
 		res:  &Result{funcs: map[*types.Func]*Summary{}, lits: map[*ast.FuncLit]*Summary{}},
 	}
 	b.importFacts()
-	for _, fn := range srcFuncs(pass, b.res) {
+	b.res.build = func() []*ssa.Function { return buildSSA(pass) }
+	var funcs []*ssa.Function
+	if !inGOROOT(pass) && !quiet(pass, b.res) {
+		funcs = b.res.SrcFuncs()
+	}
+	for _, fn := range funcs {
 		s := b.summary(fn)
 		switch syn := fn.Syntax().(type) {
 		case *ast.FuncLit:
@@ -64,8 +85,8 @@ func run(pass *analysis.Pass) (any, error) {
 				continue
 			}
 			b.res.funcs[obj] = s
-			if !s.empty() {
-				pass.ExportObjectFact(obj, s)
+			if obj.Exported() && s.worthExporting() {
+				pass.ExportObjectFact(obj, s) // what other packages can call
 			}
 		}
 	}

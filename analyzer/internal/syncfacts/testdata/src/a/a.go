@@ -3,6 +3,7 @@ package a
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -13,7 +14,7 @@ type Server struct {
 	done   chan struct{}
 }
 
-func (s *Server) Serve() { // want Serve:"add\\|done .*wg:add\\|done"
+func (s *Server) Serve() { // want Serve:"^add\\|done own:add\\|done wg:add\\|done$"
 	s.wg.Add(1)
 	defer s.wg.Done()
 	s.loop()
@@ -21,21 +22,21 @@ func (s *Server) Serve() { // want Serve:"add\\|done .*wg:add\\|done"
 
 func (s *Server) loop() {}
 
-func (s *Server) Stop() { // want Stop:"recv\\|wait\\|cancel cancel:cancel done:recv wg:wait recv:struct{}"
+func (s *Server) Stop() { // want Stop:"^recv\\|wait\\|cancel own:recv\\|wait\\|cancel cancel:cancel done:recv wg:wait$"
 	s.cancel()
 	s.wg.Wait()
 	<-s.done
 }
 
 // finish closes done one call deeper.
-func (s *Server) finish() { s.closeDone() } // want finish:"close done:close sent:struct{}"
+func (s *Server) finish() { s.closeDone() }
 
-func (s *Server) closeDone() { close(s.done) } // want closeDone:"close done:close sent:struct{}"
+func (s *Server) closeDone() { close(s.done) }
 
 type result struct{ n int }
 
 // respond sends the goroutine's answer.
-func respond(ch chan<- result, n int) { ch <- result{n} } // want respond:"send sent:a.result"
+func respond(ch chan<- result, n int) { ch <- result{n} }
 
 // Sleeper blocks without a channel.
 func Sleeper() { time.Sleep(time.Millisecond) } // want Sleeper:"^sleep own:sleep$"
@@ -52,3 +53,15 @@ func Limit(s string, n int) string {
 	}
 	return s
 }
+
+// Finish closes done one call deeper: exported, so its summary is a fact.
+func (s *Server) Finish() { s.finish() } // want Finish:"^close done:close sent:struct{}$"
+
+// Respond sends the goroutine's answer.
+func Respond(ch chan<- result, n int) { respond(ch, n) } // want Respond:"^send sent:a.result$"
+
+// counter only writes an atomic: no fact.
+type counter struct{ n atomic.Int64 }
+
+// Inc writes an atomic, which stays in Own; no fact is exported for it.
+func (c *counter) Inc() { c.n.Add(1) }
