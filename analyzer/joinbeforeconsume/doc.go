@@ -36,7 +36,14 @@
 // the function (returned, passed to a function such as sort.Slice,
 // assigned to another variable or a field, sliced, captured as a whole,
 // indexed after Wait other than by the range key, ranged over twice) means
-// the program wants all results at once, and the analyzer stays quiet. It also stays quiet for parameters, fields and
+// the program wants all results at once, and the analyzer stays quiet. So
+// does a pass that copies the results into another collection that
+// outlives it — it appends to or stores by index into a variable declared
+// outside it, with a value that mentions the range's key or value, and
+// that variable is not a local of the function or is used after the pass
+// (returned, sorted, handed on): the results are wanted whole, and
+// streaming them would keep as much live. It also stays quiet for
+// parameters, fields and
 // package variables, children started by named functions, and groups
 // without a loop around the spawn.
 //
@@ -54,15 +61,3 @@
 //
 //	//spvet:ignore joinbeforeconsume <reason>
 package joinbeforeconsume
-
-import (
-	_ "embed"
-
-	"github.com/spgo/spgo/analyzer/internal/analysisdoc"
-)
-
-//go:embed doc.go
-var docGo string
-
-// doc is the Analyzer's Doc: the "# Analyzer joinbeforeconsume" section above.
-var doc = analysisdoc.MustExtract(docGo, "joinbeforeconsume")

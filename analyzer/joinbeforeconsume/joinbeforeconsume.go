@@ -1,6 +1,7 @@
 package joinbeforeconsume
 
 import (
+	_ "embed"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -10,15 +11,19 @@ import (
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
 
+	"github.com/spgo/spgo/analyzer/internal/docx"
 	"github.com/spgo/spgo/analyzer/internal/groups"
 	"github.com/spgo/spgo/analyzer/internal/ignore"
 )
+
+//go:embed doc.go
+var doc string
 
 // Analyzer reports results that every child stores and one pass consumes
 // after the join. It runs only when its enable flag is set.
 var Analyzer = &analysis.Analyzer{
 	Name:     "joinbeforeconsume",
-	Doc:      doc,
+	Doc:      docx.MustExtract(doc, "joinbeforeconsume"),
 	URL:      "https://pkg.go.dev/github.com/spgo/spgo/analyzer/joinbeforeconsume",
 	Requires: []*analysis.Analyzer{inspect.Analyzer},
 	Run:      run,
@@ -57,6 +62,7 @@ func run(pass *analysis.Pass) (any, error) {
 // the function literals it contains), and where it uses its local
 // slices, arrays and maps.
 type function struct {
+	body   *ast.BlockStmt
 	loops  []ast.Stmt   // for and range statements
 	waits  []spawn      // Wait calls (at), in source order
 	spawns []spawn      // children spawned into a group
@@ -80,7 +86,7 @@ type use struct {
 
 // collect walks body once.
 func collect(pass *analysis.Pass, body *ast.BlockStmt) *function {
-	f := &function{uses: map[*types.Var][]use{}}
+	f := &function{body: body, uses: map[*types.Var][]use{}}
 	ast.PreorderStack(body, nil, func(n ast.Node, stack []ast.Node) bool {
 		own := !slices.ContainsFunc(stack, func(a ast.Node) bool { _, ok := a.(*ast.FuncLit); return ok })
 		switch n := n.(type) {
@@ -156,7 +162,7 @@ func check(pass *analysis.Pass, rep *ignore.Reporter, f *function) {
 				continue
 			}
 			seen = append(seen, w)
-			if rng := f.singlePass(pass.TypesInfo, v, w); rng != nil {
+			if rng := f.singlePass(pass.TypesInfo, v, w); rng != nil && !gathers(pass.TypesInfo, rng, f.body) {
 				name := s.group.Name()
 				rep.Reportf(span{rng.For, rng.X.End()}, "every child of %s stores its result in %s and one pass consumes them after %s.Wait (line %d), so all results are live at once (peak = sum of results); stream them instead: send each result on a channel consumed as it arrives, or consume it in the child under a mutex",
 					name, v.Name(), name, pass.Fset.Position(w.Pos()).Line)

@@ -2,6 +2,7 @@ package nonsp
 
 import (
 	"bytes"
+	_ "embed"
 	"fmt"
 	"go/ast"
 	"go/types"
@@ -10,16 +11,21 @@ import (
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
 
+	"github.com/spgo/spgo/analyzer/internal/docx"
 	"github.com/spgo/spgo/analyzer/internal/groups"
 	"github.com/spgo/spgo/analyzer/internal/ignore"
+	"github.com/spgo/spgo/analyzer/internal/syncfacts"
 )
+
+//go:embed doc.go
+var doc string
 
 // Analyzer reports non-series-parallel synchronisation.
 var Analyzer = &analysis.Analyzer{
 	Name:     "nonsp",
-	Doc:      doc,
+	Doc:      docx.MustExtract(doc, "nonsp"),
 	URL:      "https://pkg.go.dev/github.com/spgo/spgo/analyzer/nonsp",
-	Requires: []*analysis.Analyzer{inspect.Analyzer},
+	Requires: []*analysis.Analyzer{inspect.Analyzer, syncfacts.Analyzer},
 	Run:      run,
 }
 
@@ -38,8 +44,13 @@ func run(pass *analysis.Pass) (any, error) {
 	// Function literals run as goroutines: go func(){}() and g.Go(func(){}).
 	spawned := map[*ast.FuncLit]bool{}
 	goStmts := map[*ast.FuncLit]*ast.GoStmt{}
-	ins.Preorder([]ast.Node{(*ast.GoStmt)(nil), (*ast.CallExpr)(nil)}, func(n ast.Node) {
+	var deferred []*ast.FuncLit // defer func() { ... }(): runs at return
+	ins.Preorder([]ast.Node{(*ast.GoStmt)(nil), (*ast.CallExpr)(nil), (*ast.DeferStmt)(nil)}, func(n ast.Node) {
 		switch n := n.(type) {
+		case *ast.DeferStmt:
+			if lit, ok := ast.Unparen(n.Call.Fun).(*ast.FuncLit); ok {
+				deferred = append(deferred, lit)
+			}
 		case *ast.GoStmt:
 			if lit, ok := ast.Unparen(n.Call.Fun).(*ast.FuncLit); ok {
 				spawned[lit] = true
@@ -85,7 +96,7 @@ func run(pass *analysis.Pass) (any, error) {
 	})
 
 	for key, us := range uses {
-		checkGroup(pass, rep, key, us, goStmts)
+		checkGroup(pass, rep, key, us, goStmts, deferred)
 	}
 	checkCopies(pass, ins, rep)
 	checkUnjoined(pass, ins, rep)
@@ -97,7 +108,7 @@ func outside(obj types.Object, lit *ast.FuncLit) bool {
 	return obj.Pos() < lit.Pos() || obj.Pos() >= lit.End()
 }
 
-func checkGroup(pass *analysis.Pass, rep *ignore.Reporter, key types.Object, us []use, goStmts map[*ast.FuncLit]*ast.GoStmt) {
+func checkGroup(pass *analysis.Pass, rep *ignore.Reporter, key types.Object, us []use, goStmts map[*ast.FuncLit]*ast.GoStmt, deferred []*ast.FuncLit) {
 	name := key.Name()
 	for _, u := range us {
 		if u.in == nil || !outside(key, u.in) {
@@ -129,13 +140,34 @@ func checkGroup(pass *analysis.Pass, rep *ignore.Reporter, key types.Object, us 
 				continue
 			}
 			rep.Reportf(u.Call.Call, "%s.Wait in a goroutine other than the one that spawns into %s: the join is not series-parallel and spbuild's figures are inexact (wait in the spawning function)", name, name)
+			// A Wait started by a deferred function starts when the
+			// function returns, after the Adds of its body.
+			d := within(u.in, deferred)
 			for _, s := range us {
+				if d != nil && !inside(s.Call.Call, d) {
+					continue
+				}
 				if s.in != u.in && isSpawn(s.Method) && s.decl == u.decl && s.Call.Call.Pos() > u.in.End() && sameFunc(s, u.in) {
 					rep.Reportf(s.Call.Call, "%s.%s after a concurrent Wait on %s began (line %d): the Wait may return before this goroutine is counted", name, s.Method, name, pass.Fset.Position(u.Call.Call.Pos()).Line)
 				}
 			}
 		}
 	}
+}
+
+// within returns the literal of lits that encloses n, if any.
+func within(n ast.Node, lits []*ast.FuncLit) *ast.FuncLit {
+	for _, l := range lits {
+		if inside(n, l) {
+			return l
+		}
+	}
+	return nil
+}
+
+// inside reports whether n lies in outer.
+func inside(n, outer ast.Node) bool {
+	return n != nil && outer.Pos() <= n.Pos() && n.End() <= outer.End()
 }
 
 // isSpawn reports whether a group method adds to the group.

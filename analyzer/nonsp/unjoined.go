@@ -3,20 +3,16 @@ package nonsp
 import (
 	"go/ast"
 	"go/types"
-	"path"
-	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/inspector"
+	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/spgo/spgo/analyzer/internal/groups"
 	"github.com/spgo/spgo/analyzer/internal/ignore"
-
+	"github.com/spgo/spgo/analyzer/internal/syncfacts"
 	"github.com/spgo/spgo/analyzer/internal/typesx"
 )
-
-// maxDepth bounds how many calls deep joined looks for a signal.
-const maxDepth = 3
 
 // joinCheck finds whether a goroutine has a way back to its spawner.
 type joinCheck struct {
@@ -25,7 +21,10 @@ type joinCheck struct {
 	// locals maps a local function variable defined once by a literal
 	// (f := func() {...}) to that literal.
 	locals map[*types.Var]*ast.FuncLit
-	memo   map[memoKey]bool
+	memo   map[*ast.BlockStmt]bool
+	sums   *syncfacts.Result
+	// used holds the functions and methods the package refers to.
+	used map[*types.Func]bool
 }
 
 // checkUnjoined reports go statements that nothing joins.
@@ -34,7 +33,14 @@ func checkUnjoined(pass *analysis.Pass, ins *inspector.Inspector, rep *ignore.Re
 		pass:   pass,
 		decls:  map[*types.Func]*ast.FuncDecl{},
 		locals: map[*types.Var]*ast.FuncLit{},
-		memo:   map[memoKey]bool{},
+		memo:   map[*ast.BlockStmt]bool{},
+		sums:   pass.ResultOf[syncfacts.Analyzer].(*syncfacts.Result),
+		used:   map[*types.Func]bool{},
+	}
+	for _, obj := range pass.TypesInfo.Uses {
+		if fn, ok := obj.(*types.Func); ok {
+			j.used[fn.Origin()] = true
+		}
 	}
 	for _, f := range pass.Files {
 		for _, d := range f.Decls {
@@ -51,7 +57,7 @@ func checkUnjoined(pass *analysis.Pass, ins *inspector.Inspector, rep *ignore.Re
 			return true
 		}
 		g := n.(*ast.GoStmt)
-		if j.joined(g.Call, 0) || j.countedBefore(g, stack) || j.inSynctest(stack) {
+		if j.joined(g.Call) || j.lastMessage(g.Call, stack) || j.countedBefore(g, stack) || j.inSynctest(stack) {
 			return true
 		}
 		rep.Reportf(g, "goroutine never joined: no WaitGroup, errgroup, channel or close connects it back, so spbuild joins it at the end of its root and the figures there are inexact (join it with a WaitGroup or errgroup, or //spvet:ignore nonsp <reason> for a deliberate background goroutine)")
@@ -103,10 +109,15 @@ func (j *joinCheck) findLocals(ins *inspector.Inspector) {
 	}
 }
 
+// countsIn holds the operations by which a method called just before a go
+// statement counts the goroutine in: a group Add, a semaphore Acquire.
+const countsIn = syncfacts.GroupAdd | syncfacts.SemAcquire
+
 // countedBefore reports whether the statement before g counts the
-// goroutine in: a group Add ("wg.Add(1); go f()"), or any method call on a
-// value whose type has a Wait method (a worker pool or counting type of
-// another library: "wk.Take(); go ...").
+// goroutine in: a group Add ("wg.Add(1); go f()"), or a method call whose
+// summary counts in (countsIn), or that sends a token on a receiver field
+// another method of its type receives from (a worker pool of another
+// library: "wk.Take(); go ...").
 func (j *joinCheck) countedBefore(g *ast.GoStmt, stack []ast.Node) bool {
 	if len(stack) < 2 {
 		return false
@@ -135,13 +146,15 @@ func (j *joinCheck) countedBefore(g *ast.GoStmt, stack []ast.Node) bool {
 		if c, ok := groups.MethodCall(j.pass.TypesInfo, call); ok {
 			return c.Method == "Add"
 		}
-		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-		if !ok || j.pass.TypesInfo.Selections[sel] == nil {
+		fn := typeutil.StaticCallee(j.pass.TypesInfo, call)
+		if fn == nil || fn.Signature().Recv() == nil {
 			return false
 		}
-		obj, _, _ := types.LookupFieldOrMethod(j.pass.TypesInfo.TypeOf(sel.X), true, nil, "Wait")
-		_, isMethod := obj.(*types.Func)
-		return isMethod
+		if j.sums.Func(fn).Has(countsIn) {
+			return true
+		}
+		named := typesx.RecvNamed(fn)
+		return named != nil && j.fieldPaired(fn, named, syncfacts.ChanSend, syncfacts.ChanRecv)
 	}
 	return false
 }
@@ -173,9 +186,10 @@ func (j *joinCheck) inSynctest(stack []ast.Node) bool {
 }
 
 // joined reports whether the goroutine started by call shows a way back:
-// a group or channel argument, or a body (followed into local closures and
-// same-package functions, up to maxDepth calls deep) that signals.
-func (j *joinCheck) joined(call *ast.CallExpr, depth int) bool {
+// a group or channel argument, a method of a type another method of which
+// waits for it (paired), or a body (a literal, a local closure or a
+// function of the package) that signals (see signals).
+func (j *joinCheck) joined(call *ast.CallExpr) bool {
 	for _, a := range call.Args {
 		if syncValue(j.pass.TypesInfo.TypeOf(a)) {
 			return true
@@ -184,8 +198,25 @@ func (j *joinCheck) joined(call *ast.CallExpr, depth int) bool {
 	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && syncValue(j.pass.TypesInfo.TypeOf(sel.X)) {
 		return true // a method of a group or channel type
 	}
+	if j.pairedCall(call) {
+		return true
+	}
 	body := j.bodyOf(call.Fun)
-	return body != nil && j.signals(body, depth)
+	return body != nil && j.signals(body)
+}
+
+// litOf returns the literal a local closure variable is set to, nil for
+// anything else.
+func (j *joinCheck) litOf(fun ast.Expr) *ast.FuncLit {
+	switch f := ast.Unparen(fun).(type) {
+	case *ast.FuncLit:
+		return f
+	case *ast.Ident:
+		if v, ok := j.pass.TypesInfo.Uses[f].(*types.Var); ok {
+			return j.locals[v]
+		}
+	}
+	return nil
 }
 
 // bodyOf returns the body a call runs, when it is in this package: a
@@ -220,20 +251,16 @@ func (j *joinCheck) bodyOf(fun ast.Expr) *ast.BlockStmt {
 	return nil
 }
 
-// signals reports whether body tells another goroutine it is done. Its own
-// body (depth 0) may do so in any of these ways: send on or close a
-// channel, close an io.Pipe writer, signal a sync.Cond, write through an
-// atomic package, hand a group or channel to a function. At any depth up
-// to maxDepth calls, only a group signal counts: Done, Go or Wait on a
-// group, a result-less method named Done (the group types of other
-// libraries), or a semaphore.Weighted Release — a send or an atomic write
-// deep in a callee is usually about something else.
-func (j *joinCheck) signals(body *ast.BlockStmt, depth int) bool {
-	key := memoKey{body, depth == 0}
-	if v, ok := j.memo[key]; ok {
+// signals reports whether body, the goroutine's own, tells another
+// goroutine it is done: it sends on or closes a channel, closes an io.Pipe
+// writer, signals a sync.Cond, writes through an atomic package, hands a
+// group or channel to a function, or calls a function whose summary
+// (syncfacts) signals a group (see signalCall).
+func (j *joinCheck) signals(body *ast.BlockStmt) bool {
+	if v, ok := j.memo[body]; ok {
 		return v
 	}
-	j.memo[key] = false // a recursive call adds nothing
+	j.memo[body] = false // a recursive call adds nothing
 	found := false
 	ast.Inspect(body, func(n ast.Node) bool {
 		if found {
@@ -241,68 +268,57 @@ func (j *joinCheck) signals(body *ast.BlockStmt, depth int) bool {
 		}
 		switch n := n.(type) {
 		case *ast.SendStmt:
-			found = depth == 0
+			found = true
 		case *ast.CallExpr:
-			found = j.signalCall(n, depth)
+			found = j.signalCall(n)
 		}
 		return !found
 	})
-	j.memo[key] = found
+	j.memo[body] = found
 	return found
 }
 
-// memoKey caches signals per body, separately for a goroutine's own body.
-type memoKey struct {
-	body   *ast.BlockStmt
-	direct bool
-}
+// groupSignal holds the operations of a callee that tell a waiter the
+// goroutine calling it is done, at any depth: a group's Done, a semaphore
+// Release. A callee's Add, Go or Wait counts other goroutines in or waits
+// for them, and a Cond signal deep in a callee is a queue's wake-up: they
+// say nothing of this goroutine's end.
+const groupSignal = syncfacts.GroupDone | syncfacts.SemRelease
 
-// signalCall reports whether one call signals (see signals).
-func (j *joinCheck) signalCall(call *ast.CallExpr, depth int) bool {
+// signalCall reports whether one call of the goroutine's own body
+// signals: as a primitive (a group method, close, a Cond signal, a Pipe
+// close, an atomic write, a group or channel argument), through a callee
+// that signals a group at any depth, or as the close of a child process's
+// pipe that the spawner waits for.
+func (j *joinCheck) signalCall(call *ast.CallExpr) bool {
 	info := j.pass.TypesInfo
 	if c, ok := groups.MethodCall(info, call); ok && (c.Method == "Done" || c.Method == "Go" || c.Method == "Wait") {
 		return true
 	}
-	var fn *types.Func
-	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
-		fn, _ = info.Uses[sel.Sel].(*types.Func)
-	}
-	var recv types.Type
-	if fn != nil {
-		if r := fn.Type().(*types.Signature).Recv(); r != nil {
-			recv = r.Type()
-		}
-	}
-	switch {
-	case recv != nil && fn.Name() == "Done" && fn.Type().(*types.Signature).Results().Len() == 0:
-		return true // a group type of another library
-	case recv != nil && typesx.IsNamed(recv, "golang.org/x/sync/semaphore", "Weighted") && fn.Name() == "Release":
+	if typesx.IsBuiltin(info, call, "close") {
 		return true
 	}
-	if depth == 0 {
-		if typesx.IsBuiltin(info, call, "close") {
-			return true
-		}
-		for _, a := range call.Args {
-			if tv, ok := info.Types[a]; ok && !tv.IsType() && syncValue(tv.Type) {
-				return true
-			}
-		}
-		switch {
-		case recv != nil && typesx.IsNamed(recv, "sync", "Cond") && (fn.Name() == "Signal" || fn.Name() == "Broadcast"):
-			return true
-		case recv != nil && typesx.IsNamed(recv, "io", "PipeWriter") && strings.HasPrefix(fn.Name(), "Close"):
-			return true // the reader sees EOF
-		case fn != nil && fn.Pkg() != nil && path.Base(fn.Pkg().Path()) == "atomic" && !strings.HasPrefix(fn.Name(), "Load"):
-			return true // atomic.AddInt32, (*atomic.Bool).Store, go.uber.org/atomic, ...
-		}
-	}
-	if depth < maxDepth {
-		if body := j.bodyOf(call.Fun); body != nil && j.signals(body, depth+1) {
+	for _, a := range call.Args {
+		if tv, ok := info.Types[a]; ok && !tv.IsType() && syncValue(tv.Type) {
 			return true
 		}
 	}
-	return false
+	if fn, ok := typeutil.Callee(info, call).(*types.Func); ok && j.closesChildPipe(call, fn) {
+		return true // an interface's Close
+	}
+	fn := typeutil.StaticCallee(info, call)
+	if fn == nil {
+		lit := j.litOf(call.Fun)
+		if lit == nil {
+			return false
+		}
+		sum := j.sums.Lit(lit)
+		return sum.Has(groupSignal)
+	}
+	if syncfacts.Primitive(fn)&(syncfacts.Signal|syncfacts.AtomicWrite|groupSignal) != 0 {
+		return true
+	}
+	return j.sums.Func(fn).Has(groupSignal)
 }
 
 // syncValue reports whether t is a channel or a group (or points to one).

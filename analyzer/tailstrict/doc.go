@@ -22,17 +22,22 @@
 // before its first yield. It stays quiet when
 //
 //   - the slice is used in any other way: sorted, reversed, indexed other
-//     than by the second loop's own key, its length taken, ranged twice,
+//     than by the second loop's own key, ranged twice,
 //     returned, passed to a function, stored, captured by a closure, or
 //     assigned anything but append to itself;
 //   - the first loop emits anything itself (the stage is not strict);
 //   - a synchronisation or release sits between the loops: a channel
-//     operation, a select, a go statement, or a call of a method named
+//     operation, a select, or a call of a method named
 //     Wait, Lock, Unlock, RLock, RUnlock, Close, Done, Acquire, Release,
 //     Signal or Broadcast (collect-then-close is how a stage frees a
 //     database cursor or a lock before working);
 //   - the second loop refers to anything its source refers to (the stage
 //     may be feeding its own input).
+//
+// Its length may be read anywhere (if len(buf) == 0 { return }: a length
+// holds nothing), and a go statement between the loops is no
+// synchronisation of the stage's: what it starts runs beside the stage,
+// which still holds every element when it begins to emit.
 //
 // Collect, then range. A range over slices.Collect(seq), directly or
 // through a local variable used only there, materialises the whole
@@ -73,15 +78,3 @@
 //
 //	//spvet:ignore tailstrict <reason>
 package tailstrict
-
-import (
-	_ "embed"
-
-	"github.com/spgo/spgo/analyzer/internal/analysisdoc"
-)
-
-//go:embed doc.go
-var docGo string
-
-// doc is the Analyzer's Doc: the "# Analyzer tailstrict" section above.
-var doc = analysisdoc.MustExtract(docGo, "tailstrict")

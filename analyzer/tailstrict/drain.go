@@ -116,10 +116,11 @@ func (c *checker) drain(list []ast.Stmt, i int, l1 drainLoop, buf *types.Var) {
 	if !c.freshSlice(buf) {
 		return
 	}
-	// The second loop: the first later statement that mentions buf.
+	// The second loop: the first later statement that mentions buf other
+	// than by its length (if len(buf) == 0 { return }).
 	one := map[*types.Var]bool{buf: true}
 	j := i + 1
-	for j < len(list) && !c.idx.mentions(list[j], one) {
+	for j < len(list) && (!c.idx.mentions(list[j], one) || c.lenOnly(list[j], buf)) {
 		j++
 	}
 	if j == len(list) {
@@ -143,6 +144,7 @@ func (c *checker) drain(list []ast.Stmt, i int, l1 drainLoop, buf *types.Var) {
 			return // captured by a closure
 		case within(u, l1.body) && c.appendUse(u, buf):
 		case u == ast.Unparen(l2.X):
+		case c.lenOf(u):
 		case within(u, l2.Body) && c.idx.keyedRead(u, key):
 		default:
 			return // used as a whole
@@ -155,6 +157,25 @@ func (c *checker) drain(list []ast.Stmt, i int, l1 drainLoop, buf *types.Var) {
 		instead = "yield each element from inside the first loop"
 	}
 	c.rep.Reportf(l1.stmt, "%s (%s) into %s before emitting anything, so every element is live at once and the consumer waits for the last; %s", what, l1.what, buf.Name(), instead)
+}
+
+// lenOnly reports whether every mention of buf in n is len(buf).
+func (c *checker) lenOnly(n ast.Node, buf *types.Var) bool {
+	ok := true
+	ast.Inspect(n, func(n ast.Node) bool {
+		if id, isID := n.(*ast.Ident); isID && c.pass.TypesInfo.Uses[id] == buf && !c.lenOf(id) {
+			ok = false
+		}
+		return ok
+	})
+	return ok
+}
+
+// lenOf reports whether the identifier u is the argument of len: its
+// length is read, nothing of what it holds.
+func (c *checker) lenOf(u *ast.Ident) bool {
+	call, ok := c.idx.up(u).(*ast.CallExpr)
+	return ok && len(call.Args) == 1 && ast.Unparen(call.Args[0]) == u && c.isBuiltin(call, "len")
 }
 
 // appendUse reports whether the use u of buf is one side of

@@ -105,13 +105,17 @@ func (c *checker) fillsSink(n ast.Node) bool {
 }
 
 // syncs reports whether any of stmts synchronises or releases: a channel
-// operation, a select, a go statement, or a synchronising method call.
+// operation, a select, or a synchronising method call. A go statement
+// does neither for the stage (what it starts runs beside it): neither it
+// nor what its function does counts.
 func syncs(c *checker, stmts []ast.Stmt) bool {
 	found := false
 	for _, s := range stmts {
 		ast.Inspect(s, func(n ast.Node) bool {
 			switch n := n.(type) {
-			case *ast.SendStmt, *ast.SelectStmt, *ast.GoStmt:
+			case *ast.GoStmt:
+				return false
+			case *ast.SendStmt, *ast.SelectStmt:
 				found = true
 			case *ast.UnaryExpr:
 				found = found || n.Op == token.ARROW

@@ -45,7 +45,7 @@ func (c *checker) readAll(call *ast.CallExpr) {
 	if loop == nil || c.fillsSink(loop.Body) {
 		return // a loop that copies every piece into memory keeps O(input) anyway
 	}
-	if c.ssa.bounded(call.Lparen) {
+	if c.ssaIndex().bounded(call.Lparen) {
 		return
 	}
 	c.rep.Reportf(call, "io.ReadAll holds the whole input (and then all of its pieces) in memory to range over it once; read it piece by piece with bufio.Scanner so one line is live at a time")

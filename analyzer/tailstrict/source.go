@@ -5,7 +5,6 @@ import (
 	"go/token"
 	"go/types"
 
-	"golang.org/x/tools/go/analysis/passes/buildssa"
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/spgo/spgo/analyzer/internal/typesx"
@@ -20,9 +19,10 @@ type ssaIndex struct {
 	calls map[token.Pos]ssa.CallInstruction
 }
 
-func newSSAIndex(s *buildssa.SSA) *ssaIndex {
+// newSSAIndex indexes the calls of the package's source functions.
+func newSSAIndex(funcs []*ssa.Function) *ssaIndex {
 	x := &ssaIndex{calls: map[token.Pos]ssa.CallInstruction{}}
-	for _, fn := range s.SrcFuncs {
+	for _, fn := range funcs {
 		for _, b := range fn.Blocks {
 			for _, in := range b.Instrs {
 				if call, ok := in.(ssa.CallInstruction); ok && call.Pos().IsValid() {

@@ -1,27 +1,32 @@
 package tailstrict
 
 import (
+	_ "embed"
 	"go/ast"
 	"go/types"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/buildssa"
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/spgo/spgo/analyzer/internal/docx"
 	"github.com/spgo/spgo/analyzer/internal/ignore"
+	"github.com/spgo/spgo/analyzer/internal/syncfacts"
 
 	"github.com/spgo/spgo/analyzer/internal/typesx"
 )
+
+//go:embed doc.go
+var doc string
 
 // Analyzer reports tail-strict folds: code that drains a whole stream into
 // memory before passing anything on.
 var Analyzer = &analysis.Analyzer{
 	Name:     "tailstrict",
-	Doc:      doc,
+	Doc:      docx.MustExtract(doc, "tailstrict"),
 	URL:      "https://pkg.go.dev/github.com/spgo/spgo/analyzer/tailstrict",
-	Requires: []*analysis.Analyzer{inspect.Analyzer, buildssa.Analyzer},
+	Requires: []*analysis.Analyzer{inspect.Analyzer, syncfacts.Analyzer},
 	Run:      run,
 }
 
@@ -30,7 +35,18 @@ type checker struct {
 	pass *analysis.Pass
 	rep  *ignore.Reporter
 	idx  *index
-	ssa  *ssaIndex
+	sums *syncfacts.Result // the package's SSA form, shared
+	ssa  *ssaIndex         // built on first use
+}
+
+// ssaIndex returns the index of the package's SSA calls, building it (and
+// the SSA form, if syncfacts has not) on first use: most packages have no
+// ReadAll to follow.
+func (c *checker) ssaIndex() *ssaIndex {
+	if c.ssa == nil {
+		c.ssa = newSSAIndex(c.sums.SrcFuncs())
+	}
+	return c.ssa
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -38,7 +54,7 @@ func run(pass *analysis.Pass) (any, error) {
 		pass: pass,
 		rep:  ignore.New(pass),
 		idx:  newIndex(pass),
-		ssa:  newSSAIndex(pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)),
+		sums: pass.ResultOf[syncfacts.Analyzer].(*syncfacts.Result),
 	}
 	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 	ins.Preorder([]ast.Node{(*ast.BlockStmt)(nil), (*ast.CaseClause)(nil), (*ast.CommClause)(nil), (*ast.CallExpr)(nil)}, func(n ast.Node) {

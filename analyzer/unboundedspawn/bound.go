@@ -4,19 +4,19 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ast/edge"
 	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/spgo/spgo/analyzer/internal/groups"
+	"github.com/spgo/spgo/analyzer/internal/syncfacts"
 )
 
 // throttles reports whether a loop body may throttle the spawns: outside
 // the child it sends or receives on a channel (other than <-x.Done()),
-// ranges over one, calls a function whose name has a throttle word (see
-// throttleWord), or calls a function the package holds that does any of
-// these.
+// ranges over one, or calls a function that blocks (see blocks).
 func (c *checker) throttles(body *ast.BlockStmt, sp spawn) bool {
 	var skip ast.Node
 	if sp.lit != nil {
@@ -31,8 +31,9 @@ func (c *checker) throttles(body *ast.BlockStmt, sp spawn) bool {
 		case *ast.RangeStmt:
 			return c.isChan(n.X)
 		case *ast.CallExpr:
-			// The callee of the spawning call runs in the child.
-			return n != sp.call && (c.throttleCall(n, true) || c.blocksIn(n))
+			// The callee of the spawning call runs in the child, and a
+			// group's Go is the spawn itself.
+			return n != sp.call && (sp.group == nil || n != sp.group.Call) && c.blocks(n, true)
 		}
 		return false
 	})
@@ -63,31 +64,6 @@ func (c *checker) piped(sp spawn) bool {
 	})
 }
 
-// blocksIn reports whether call calls a function the package holds (see
-// body) whose body uses a channel or calls a throttling function.
-func (c *checker) blocksIn(call *ast.CallExpr) bool {
-	if _, lit := ast.Unparen(call.Fun).(*ast.FuncLit); lit {
-		return false // its body is part of the loop body
-	}
-	b := c.body(call.Fun)
-	if b == nil {
-		return false
-	}
-	return find(b, nil, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.SendStmt, *ast.SelectStmt:
-			return true
-		case *ast.UnaryExpr:
-			return n.Op == token.ARROW && !doneCall(n.X)
-		case *ast.RangeStmt:
-			return c.isChan(n.X)
-		case *ast.CallExpr:
-			return c.throttleCall(n, true)
-		}
-		return false
-	})
-}
-
 // find reports whether f holds for a node under root, not looking inside
 // skip.
 func find(root, skip ast.Node, f func(ast.Node) bool) bool {
@@ -112,44 +88,69 @@ func doneCall(e ast.Expr) bool {
 	return ok && sel.Sel.Name == "Done"
 }
 
-// throttleWord reports whether a word of a called function's name says
-// the call may throttle: in the child, acquire, sem, semaphore, throttle,
-// limit, take, reserve, wait; in the loop body also lock, sleep and allow.
-func throttleWord(w string, inLoop bool) bool {
+// What may throttle a spawning loop, in the loop body and in the child.
+// A primitive called directly: in the loop anything that blocks or locks
+// (a receive, a send, a Wait, an Acquire, a sleep, a Mutex), in the child
+// waiting for a slot (an Acquire, a Cond Wait). Through a callee's
+// summary, at any depth: waiting for other goroutines or for time (a
+// group Wait, an Acquire, a Cond Wait, a sleep; in the child only an
+// Acquire); and, made by the callee itself, a channel operation or a lock
+// in the loop, a Cond Wait in the child. A channel operation or a lock deep in
+// a callee (a request queue, a cache's mutex) bounds nothing the loop
+// starts. A group's Wait in the child joins the child's own goroutines:
+// it does not throttle.
+const (
+	loopThrottle  = syncfacts.Blocking | syncfacts.Lock
+	loopDeep      = syncfacts.GroupWait | syncfacts.SemAcquire | syncfacts.CondWait | syncfacts.Sleep
+	loopOwn       = syncfacts.ChanSend | syncfacts.ChanRecv | syncfacts.Lock
+	childThrottle = syncfacts.SemAcquire | syncfacts.CondWait
+	childDeep     = syncfacts.SemAcquire
+	childOwn      = syncfacts.CondWait
+)
+
+// blocks reports whether call may throttle the spawns, by what its callee
+// does (its syncfacts summary, across packages, not counting the
+// goroutines it starts), not by its name: see loopThrottle and the
+// others. An interface's method has no code to read: it throttles if its
+// name says it takes a slot (see slotWord).
+func (c *checker) blocks(call *ast.CallExpr, inLoop bool) bool {
+	if _, lit := ast.Unparen(call.Fun).(*ast.FuncLit); lit {
+		return false // its body is part of the body searched
+	}
+	if fn, ok := typeutil.Callee(c.pass.TypesInfo, call).(*types.Func); ok && isInterfaceMethod(fn) {
+		return slices.ContainsFunc(words(fn.Name()), slotWord)
+	}
+	var sum *syncfacts.Summary
+	if fn := typeutil.StaticCallee(c.pass.TypesInfo, call); fn != nil {
+		if prim := syncfacts.Primitive(fn); prim != 0 {
+			return inLoop && prim&loopThrottle != 0 || !inLoop && prim&childThrottle != 0
+		}
+		sum = c.sums.Func(fn)
+	} else if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
+		if v, ok := c.pass.TypesInfo.Uses[id].(*types.Var); ok && c.lits[v] != nil {
+			sum = c.sums.Lit(c.lits[v])
+		}
+	}
+	if inLoop {
+		return sum.Has(loopDeep) || sum.HasOwn(loopOwn)
+	}
+	return sum.Has(childDeep) || sum.HasOwn(childOwn)
+}
+
+// isInterfaceMethod reports whether fn is an interface's method.
+func isInterfaceMethod(fn *types.Func) bool {
+	recv := fn.Signature().Recv()
+	return recv != nil && types.IsInterface(recv.Type())
+}
+
+// slotWord reports whether a word of an interface method's name says it
+// takes a slot: acquire, semaphore, sem, throttle.
+func slotWord(w string) bool {
 	switch w {
-	case "acquire", "sem", "semaphore", "throttle", "limit", "take", "reserve", "wait":
-		return true
-	case "lock", "sleep", "allow":
-		return inLoop
-	}
-	return false
-}
-
-// throttleCall reports whether call's name has a throttle word. In the
-// child a group's own Wait does not count: it joins, it does not throttle.
-func (c *checker) throttleCall(call *ast.CallExpr, inLoop bool) bool {
-	for _, w := range words(callName(call)) {
-		if !throttleWord(w, inLoop) {
-			continue
-		}
-		if g, ok := groups.MethodCall(c.pass.TypesInfo, call); ok && !inLoop && g.Method == "Wait" {
-			continue
-		}
+	case "acquire", "semaphore", "sem", "throttle":
 		return true
 	}
 	return false
-}
-
-// callName returns the name a call is made by: the function's or the
-// method's identifier, "" for anything else.
-func callName(call *ast.CallExpr) string {
-	switch f := ast.Unparen(call.Fun).(type) {
-	case *ast.Ident:
-		return f.Name
-	case *ast.SelectorExpr:
-		return f.Sel.Name
-	}
-	return ""
 }
 
 // counterExit reports whether the loop body may leave the loop (break,
@@ -206,7 +207,8 @@ func ordering(e ast.Expr) bool {
 
 // childThrottled reports whether the child waits for its turn: its first
 // statement (after defers) receives from a channel other than x.Done(), a
-// go-ahead (if !<-w.start { return }); or it calls a throttling function;
+// go-ahead (if !<-w.start { return }); or it calls a function that waits
+// for a slot (see blocks);
 // or it both sends on and receives from one channel, a token
 // (sem <- struct{}{}; defer func() { <-sem }()).
 func (c *checker) childThrottled(sp spawn) bool {
@@ -228,7 +230,7 @@ func (c *checker) childThrottled(sp spawn) bool {
 					received[k] = true
 				}
 			case *ast.CallExpr:
-				return c.throttleCall(n, false)
+				return c.blocks(n, false)
 			}
 			return false
 		})

@@ -32,8 +32,13 @@
 //     elements (x = append(x, e), no ...) that no loop repeats but
 //     counting loops with constant bounds (for i := 0; i < 17; i++,
 //     range 17, range over an array) and no function literal encloses
-//     (within the scope of x), its address never taken: its length has a
-//     bound written in the code;
+//     (within the scope of x) but a local closure variable that is only
+//     called, each call so (add := func(d time.Duration) { ts =
+//     append(ts, ...) }; add(time.Second)), its address never taken: its
+//     length has a bound written in the code; or an unexported
+//     package-level variable that only init functions (and functions only
+//     they call) change, with no initialiser or one of fixed size: a
+//     registry the code fills at start-up;
 //   - for ... range ch, ch a channel;
 //   - for ... range seq, seq an iterator function;
 //   - for i := range len(x), and for i := 0; i < len(x); i++ (or the
@@ -106,12 +111,21 @@
 //
 //   - in the body of any loop around the spawn, outside the spawned
 //     function: a channel send or receive (but for <-x.Done(), a
-//     cancellation check), a range over a channel, or a call whose name
-//     has one of the words acquire, sem, semaphore, throttle, limit,
-//     take, reserve, wait, lock, sleep or allow (TryAcquire, wg.Wait,
-//     mu.Lock, RLock, time.Sleep, limiter.Allow), or of a function the
-//     package holds (declared, or a local variable set to one literal)
-//     whose body does any of those;
+//     cancellation check), a range over a channel, or a call of a
+//     function that blocks or locks: by what it does, across packages
+//     (its syncfacts summary), not counting what the goroutines it starts
+//     do, nor what its name says (a string limiter named limit, a
+//     wait-for-position computation, do not count): directly a receive, a
+//     send, a group Wait, a semaphore Acquire or TryAcquire, a Cond Wait,
+//     time.Sleep, a Mutex Lock; at any depth a group Wait, an Acquire, a
+//     Cond Wait or a sleep; in the callee's own body a channel operation
+//     or a Mutex Lock (a send or lock deep in a callee, such as a request
+//     queue's, bounds nothing the loop starts); an interface's method,
+//     whose code is unknown, counts when a word of its name is acquire,
+//     sem, semaphore or throttle. When the child is
+//     recursive (it calls the function that spawns it), only the
+//     innermost loop counts: a Wait per level of an outer loop does not
+//     bound a fan-out whose children fan out again;
 //   - in the innermost loop, a break, goto or return under an if whose
 //     condition has <, <=, > or >= (a cap on the count spawned);
 //   - the spawned function's first statement (after defers) receives
@@ -119,10 +133,10 @@
 //     (if !<-w.start { return });
 //   - in the spawned function, or a function it calls that the package
 //     holds: a send on and a receive from the same channel (a token:
-//     sem <- struct{}{}; defer func() { <-sem }()), or a call whose name
-//     has one of the words acquire, sem, semaphore, throttle, limit, take,
-//     reserve or wait (semaphore.Weighted.Acquire, sync.Cond.Wait; a
-//     group's own Wait does not count);
+//     sem <- struct{}{}; defer func() { <-sem }()), or a call of a
+//     function that waits for a slot (a semaphore Acquire at any depth, a
+//     Cond Wait of its own; an interface's method with a slot word as
+//     above; a group's own Wait does not count);
 //   - the spawned function uses an io.Pipe end: the other end must be
 //     drained for it to finish, which the loop does in step;
 //   - for an errgroup: the group is not a local variable created in the
@@ -201,15 +215,3 @@
 //
 //	//spvet:ignore unboundedspawn <reason>
 package unboundedspawn
-
-import (
-	_ "embed"
-
-	"github.com/spgo/spgo/analyzer/internal/analysisdoc"
-)
-
-//go:embed doc.go
-var docGo string
-
-// doc is the Analyzer's Doc: the "# Analyzer unboundedspawn" section above.
-var doc = analysisdoc.MustExtract(docGo, "unboundedspawn")

@@ -286,7 +286,7 @@ func (c *checker) appendOnlyConst(v *types.Var) bool {
 			if c.fixedValue(as.Rhs[0]) {
 				continue
 			}
-			if as.Tok != token.ASSIGN || !c.selfAppend(as.Rhs[0], v) || !constLoopsOnly(cur.Parent(), v, info) {
+			if as.Tok != token.ASSIGN || !c.selfAppend(as.Rhs[0], v) || !c.constLoopsOnly(cur.Parent(), v, 0) {
 				return false
 			}
 			appended = true
@@ -324,8 +324,12 @@ func (c *checker) selfAppend(e ast.Expr, v *types.Var) bool {
 }
 
 // constLoopsOnly reports whether every loop around cur within the scope of
-// v is a counting loop with constant bounds, and no function literal is.
-func constLoopsOnly(cur inspector.Cursor, v *types.Var, info *types.Info) bool {
+// v is a counting loop with constant bounds, and so is every loop around
+// each call of a function literal around cur: a local closure variable
+// (add := func(d time.Duration) { ts = append(ts, ...) }) only ever
+// called, never handed on, runs as often as its calls say.
+func (c *checker) constLoopsOnly(cur inspector.Cursor, v *types.Var, depth int) bool {
+	info := c.pass.TypesInfo
 	for a := range cur.Enclosing() {
 		n := a.Node()
 		if n.Pos() <= v.Pos() && v.Pos() < n.End() {
@@ -333,7 +337,7 @@ func constLoopsOnly(cur inspector.Cursor, v *types.Var, info *types.Info) bool {
 		}
 		switch n := n.(type) {
 		case *ast.FuncLit:
-			return false
+			return depth < 3 && c.closureCallsConst(n, v, depth)
 		case *ast.ForStmt:
 			if !constFor(n, info) {
 				return false
@@ -345,6 +349,32 @@ func constLoopsOnly(cur inspector.Cursor, v *types.Var, info *types.Info) bool {
 		}
 	}
 	return false
+}
+
+// closureCallsConst reports whether lit is the one literal a local
+// variable is set to, and that variable is only called, each call under
+// constant loops only (see constLoopsOnly).
+func (c *checker) closureCallsConst(lit *ast.FuncLit, v *types.Var, depth int) bool {
+	var fv *types.Var
+	for w, l := range c.lits {
+		if l == lit && !w.IsField() {
+			fv = w
+		}
+	}
+	if fv == nil {
+		return false
+	}
+	calls := 0
+	for cur := range c.ins.Root().Preorder((*ast.Ident)(nil)) {
+		if c.pass.TypesInfo.Uses[cur.Node().(*ast.Ident)] != fv {
+			continue
+		}
+		if k, _ := cur.ParentEdge(); k != edge.CallExpr_Fun || !c.constLoopsOnly(cur.Parent(), v, depth+1) {
+			return false // handed on, or called in a loop of unknown length
+		}
+		calls++
+	}
+	return calls > 0
 }
 
 // constFor reports whether f is for i := c1; i < c2; i++ (or <=), or the

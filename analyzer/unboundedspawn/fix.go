@@ -13,6 +13,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/spgo/spgo/analyzer/internal/groups"
+	"github.com/spgo/spgo/analyzer/internal/syncfacts"
 )
 
 // limitFix returns the fix that inserts g.SetLimit(runtime.GOMAXPROCS(0))
@@ -102,9 +103,11 @@ func innermostFunc(cur inspector.Cursor) ast.Node {
 // calm reports whether body shows nothing through which it could wait for
 // a sibling goroutine: no channel operation, select or range over a
 // channel, no value of a channel type or of a type of package sync,
-// sync/atomic, errgroup or semaphore, no call of sync/atomic, and no call
-// whose name has one of the words wait, lock, acquire, sem, semaphore,
-// cond, signal, broadcast, barrier, take, reserve, throttle or limit.
+// sync/atomic, errgroup or semaphore, no call of a function that
+// synchronises (its syncfacts summary, or a primitive), and no call of an
+// interface's method, whose code is unknown, with a name that has one of
+// the words wait, lock, acquire, sem, semaphore, cond, signal, broadcast,
+// barrier, take, reserve, throttle or limit.
 func (c *checker) calm(body *ast.BlockStmt) bool {
 	info := c.pass.TypesInfo
 	return !find(body, nil, func(n ast.Node) bool {
@@ -120,8 +123,11 @@ func (c *checker) calm(body *ast.BlockStmt) bool {
 		case *ast.RangeStmt:
 			return c.isChan(n.X)
 		case *ast.CallExpr:
-			if fn := typeutil.StaticCallee(info, n); fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "sync/atomic" {
-				return true
+			if fn := typeutil.StaticCallee(info, n); fn != nil {
+				return syncfacts.Primitive(fn) != 0 || c.sums.Func(fn).Has(^syncfacts.Ops(0))
+			}
+			if _, ok := typeutil.Callee(info, n).(*types.Func); !ok {
+				return false // a function value: what the loop hands it is seen
 			}
 			for _, w := range words(callName(n)) {
 				switch w {
@@ -132,6 +138,18 @@ func (c *checker) calm(body *ast.BlockStmt) bool {
 		}
 		return false
 	})
+}
+
+// callName returns the name a call is made by: the function's or the
+// method's identifier, "" for anything else.
+func callName(call *ast.CallExpr) string {
+	switch f := ast.Unparen(call.Fun).(type) {
+	case *ast.Ident:
+		return f.Name
+	case *ast.SelectorExpr:
+		return f.Sel.Name
+	}
+	return ""
 }
 
 // syncType reports whether t is a channel, or a type (or pointer to one)

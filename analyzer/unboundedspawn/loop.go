@@ -196,6 +196,9 @@ func (c *checker) fixedSize(e ast.Expr, depth int) bool {
 		if !ok || v.IsField() || v.Pkg() == nil || (v.Parent() == v.Pkg().Scope() && v.Exported()) {
 			return false
 		}
+		if c.initRegistry(v) {
+			return true
+		}
 		if init := c.inits[v]; init != nil && !c.isMutated(v) && c.fixedSize(init, depth+1) {
 			return true
 		}
@@ -248,6 +251,66 @@ func (c *checker) findInits() {
 			}
 		}
 	}
+}
+
+// initRegistry reports whether v is an unexported package-level variable
+// that only init functions (and functions only they call) change: a
+// registry filled once at start-up by the code, whose size is the code's,
+// not the data's. Its initialiser, if any, must be of fixed size too.
+func (c *checker) initRegistry(v *types.Var) bool {
+	if v.Pkg() != c.pass.Pkg || v.Parent() != v.Pkg().Scope() || v.Exported() {
+		return false
+	}
+	if init := c.inits[v]; init != nil && !c.fixedValue(init) {
+		return false
+	}
+	changed := false
+	for cur := range c.ins.Root().Preorder((*ast.Ident)(nil)) {
+		if c.pass.TypesInfo.Uses[cur.Node().(*ast.Ident)] != v || !c.mutates(cur, v) {
+			continue
+		}
+		if !c.atInit(cur) {
+			return false
+		}
+		changed = true
+	}
+	return changed
+}
+
+// atInit reports whether cur is in an init function, or in a function of
+// the package that only init functions call.
+func (c *checker) atInit(cur inspector.Cursor) bool {
+	for fc := range cur.Enclosing((*ast.FuncDecl)(nil)) {
+		fd := fc.Node().(*ast.FuncDecl)
+		if fd.Recv == nil && fd.Name.Name == "init" {
+			return true
+		}
+		fn, ok := c.pass.TypesInfo.Defs[fd.Name].(*types.Func)
+		if !ok || fn.Exported() {
+			return false
+		}
+		calls := 0
+		for u := range c.ins.Root().Preorder((*ast.Ident)(nil)) {
+			if c.pass.TypesInfo.Uses[u.Node().(*ast.Ident)] != fn {
+				continue
+			}
+			if k, _ := u.ParentEdge(); k != edge.CallExpr_Fun || !c.inInitFunc(u) {
+				return false
+			}
+			calls++
+		}
+		return calls > 0
+	}
+	return false
+}
+
+// inInitFunc reports whether cur is in a function named init.
+func (c *checker) inInitFunc(cur inspector.Cursor) bool {
+	for fc := range cur.Enclosing((*ast.FuncDecl)(nil)) {
+		fd := fc.Node().(*ast.FuncDecl)
+		return fd.Recv == nil && fd.Name.Name == "init"
+	}
+	return false
 }
 
 // isMutated reports whether v's length may change after its declaration.

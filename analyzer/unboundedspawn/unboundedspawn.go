@@ -1,6 +1,7 @@
 package unboundedspawn
 
 import (
+	_ "embed"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -9,18 +10,24 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
+	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/spgo/spgo/analyzer/internal/docx"
 	"github.com/spgo/spgo/analyzer/internal/groups"
 	"github.com/spgo/spgo/analyzer/internal/ignore"
+	"github.com/spgo/spgo/analyzer/internal/syncfacts"
 )
+
+//go:embed doc.go
+var doc string
 
 // Analyzer reports one goroutine per element of an unbounded collection
 // with no bound on how many run at once.
 var Analyzer = &analysis.Analyzer{
 	Name:     "unboundedspawn",
-	Doc:      doc,
+	Doc:      docx.MustExtract(doc, "unboundedspawn"),
 	URL:      "https://pkg.go.dev/github.com/spgo/spgo/analyzer/unboundedspawn",
-	Requires: []*analysis.Analyzer{inspect.Analyzer},
+	Requires: []*analysis.Analyzer{inspect.Analyzer, syncfacts.Analyzer},
 	Run:      run,
 }
 
@@ -29,6 +36,7 @@ type checker struct {
 	pass  *analysis.Pass
 	ins   *inspector.Inspector
 	rep   *ignore.Reporter
+	sums  *syncfacts.Result             // what functions do to synchronisation
 	decls map[*types.Func]*ast.FuncDecl // the package's functions
 	inits map[*types.Var]ast.Expr       // a variable's sole initialiser
 	// lits holds the function literal a local function variable is set
@@ -60,6 +68,7 @@ func run(pass *analysis.Pass) (any, error) {
 		pass:  pass,
 		ins:   ins,
 		rep:   ignore.New(pass),
+		sums:  pass.ResultOf[syncfacts.Analyzer].(*syncfacts.Result),
 		decls: map[*types.Func]*ast.FuncDecl{},
 		inits: map[*types.Var]ast.Expr{},
 		lits:  map[*types.Var]*ast.FuncLit{},
@@ -138,6 +147,13 @@ func (c *checker) check(sp spawn) {
 	if !c.refs(sp.child, items) || !c.works(sp) || c.longLived(sp, items) {
 		return
 	}
+	// A throttle in an outer loop bounds the fan-out of the inner one
+	// only if the children do not fan out again: a recursive child
+	// starts its own unbounded fan-out before the outer loop's next
+	// step (a level-by-level walk that waits per level).
+	if c.recursive(sp, outer) {
+		loops = loops[:1]
+	}
 	for _, l := range loops {
 		if c.throttles(loopBody(l), sp) {
 			return
@@ -166,6 +182,23 @@ func (c *checker) check(sp spawn) {
 	}
 	msg := "one goroutine per " + src.desc + " with no bound on how many run at once; each holds per-item memory, so the peak grows with " + src.grows + ": bound the concurrency with " + advice
 	c.rep.Report(analysis.Diagnostic{Pos: sp.at.Pos(), End: sp.at.End(), Message: msg, SuggestedFixes: fixes})
+}
+
+// recursive reports whether the child calls the function declaration
+// that spawns it: it runs it, or its literal calls it.
+func (c *checker) recursive(sp spawn, outer inspector.Cursor) bool {
+	fd, ok := outer.Node().(*ast.FuncDecl)
+	if !ok {
+		return false
+	}
+	self, ok := c.pass.TypesInfo.Defs[fd.Name].(*types.Func)
+	if !ok {
+		return false
+	}
+	return find(sp.child, nil, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		return ok && typeutil.StaticCallee(c.pass.TypesInfo, call) == self
+	})
 }
 
 // enclosing returns the loops around cur within its function, innermost

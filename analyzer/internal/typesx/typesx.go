@@ -36,3 +36,18 @@ func IsNamed(t types.Type, path, name string) bool {
 	p, n, ok := Named(t)
 	return ok && p == path && n == name
 }
+
+// RecvNamed returns the named type of a method's receiver (through a
+// pointer), nil for a function or an interface's method.
+func RecvNamed(fn *types.Func) *types.Named {
+	recv := fn.Signature().Recv()
+	if recv == nil {
+		return nil
+	}
+	t := recv.Type()
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, _ := types.Unalias(t).(*types.Named)
+	return n
+}

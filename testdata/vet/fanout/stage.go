@@ -28,18 +28,18 @@ func sum(seq iter.Seq[int]) int {
 }
 
 // squares keeps every result until Wait: joinbeforeconsume, when enabled.
-func squares(n int) []string {
+func squares(n int) int {
 	res := make([]string, n)
 	var wg sync.WaitGroup
 	for i := range n {
 		wg.Go(func() { res[i] = string(rune('a' + i)) })
 	}
 	wg.Wait()
-	var out []string
+	total := 0
 	for _, r := range res {
-		out = append(out, r+r)
+		total += len(r + r)
 	}
-	return out
+	return total
 }
 
 // fetchAll starts one goroutine per URL with no bound: unboundedspawn.

@@ -117,7 +117,7 @@ func escapes(in <-chan int, out chan<- int) []int {
 	return buf
 }
 
-// Quiet: its length is needed.
+// Quiet: a send between the loops (of its length).
 func length(in <-chan int, out chan<- int) {
 	var buf []int
 	for x := range in {
