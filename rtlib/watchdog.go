@@ -235,13 +235,20 @@ func wdCheck() {
 	cpu := cpuTime()
 	quiet := cpu >= 0 && wd.tickCPU >= 0 && cpu-wd.tickCPU < now.Sub(wd.tickAt)/10
 	wd.tickCPU, wd.tickAt = cpu, now
-	if (ready || parked) && !sched.flushing && !collecting.Load() && holderWaits(quiet) {
+	if waits, inSyscall := holderWaits(quiet); waits && (ready || parked) && !sched.flushing && !collecting.Load() {
 		// Blocked in the Go runtime (a channel, lock or I/O of
 		// uninstrumented code: io.Pipe, a dependency's worker): on the
 		// second tick in a row, pass the baton on at once, without a
 		// warning. (A single tick could catch a holder that waits a
-		// moment for a lock of rtlib's.)
-		if wd.blockedTicks++; wd.blockedTicks >= 2 {
+		// moment for a lock of rtlib's.) In a system call, only after
+		// syscallTicks: a write to a full pipe whose reader a loaded
+		// machine starves for a few milliseconds is not worth a run
+		// that is no longer deterministic.
+		need := 2
+		if inSyscall {
+			need = syscallTicks
+		}
+		if wd.blockedTicks++; wd.blockedTicks >= need {
 			wd.blockedTicks = 0
 			noteBlocked(wd.site)
 			stealLocked(h)
@@ -323,6 +330,11 @@ func warn(site Site, idle time.Duration) {
 // wait for: a holder blocked in the Go runtime is found within two ticks.
 const blockTick = 4 * time.Millisecond
 
+// syscallTicks is how many ticks in a row a holder waiting in a system
+// call, the process idle, must be found so before it loses the baton
+// (100 ms): a child process, a socket, a pipe nobody writes.
+const syscallTicks = 25
+
 // wdSamples are the watchdog's own runtime/metrics readings (holderWaits).
 var wdSamples = []metrics.Sample{
 	{Name: "/sched/goroutines/running:goroutines"},
@@ -337,15 +349,18 @@ var wdSamples = []metrics.Sample{
 // last tick (idle: a holder waiting for a child process, a pipe, a
 // socket). A holder computing is running or, preempted for the watchdog,
 // runnable. Only the watchdog calls it.
-func holderWaits(idle bool) bool {
+//
+// inSyscall says the holder may be in a system call or in C: goroutines
+// are there.
+func holderWaits(idle bool) (waits, inSyscall bool) {
 	metrics.Read(wdSamples)
 	for _, s := range wdSamples {
 		if s.Value.Kind() != metrics.KindUint64 {
-			return false // an older runtime: the period's rule alone
+			return false, false // an older runtime: the period's rule alone
 		}
 	}
 	running, runnable, out := wdSamples[0].Value.Uint64(), wdSamples[1].Value.Uint64(), wdSamples[2].Value.Uint64()
-	return running+runnable <= 1 && (out == 0 || idle) && runtime.GOMAXPROCS(0) == 1
+	return running+runnable <= 1 && (out == 0 || idle) && runtime.GOMAXPROCS(0) == 1, out > 0
 }
 
 // noteBlocked records that the watchdog passed the baton on from a
