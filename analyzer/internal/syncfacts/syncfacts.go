@@ -68,6 +68,11 @@ func run(pass *analysis.Pass) (any, error) {
 		busy: map[*ssa.Function]bool{},
 		res:  &Result{funcs: map[*types.Func]*Summary{}, lits: map[*ast.FuncLit]*Summary{}},
 	}
+	if pass.TypesInfo == nil || len(pass.Files) == 0 {
+		// A dependency loaded from export data (spbuild's rewriter runs
+		// nonsp on its root packages only): no syntax to summarise.
+		return b.res, nil
+	}
 	b.importFacts()
 	b.res.build = func() []*ssa.Function { return buildSSA(pass) }
 	var funcs []*ssa.Function
