@@ -246,11 +246,9 @@
 // network-poller read of uninstrumented code: an io.Pipe, a dependency's
 // worker hand-off) is found sooner: the watchdog also looks every 4 ms,
 // and when on two looks in a row no goroutine but itself is running or
-// runnable and none is in a system call or in C, or some are but the
-// process used less than a tenth of the CPU since the last look (a
-// holder waiting for a child process or a raw pipe; runtime/metrics and
-// getrusage; the process runs on one P), the holder is blocked, and the
-// baton passes on at once, without a warning. Not during rtlib's own collections (a
+// runnable and none is in a system call or in C (runtime/metrics; the
+// process runs on one P), the holder is blocked, and the baton passes on
+// at once, without a warning. Not during rtlib's own collections (a
 // census), where the holder waits for the collector. Once woken, such a
 // goroutine runs beside the next holder until its next hook: the roots
 // open meanwhile say so and give no interval.

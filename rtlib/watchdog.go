@@ -23,9 +23,8 @@ import (
 // to rtlib, queues for the baton again (identities are checked until it
 // does). Adopted goroutines (see self) get a short leash and no warning
 // while identities are checked: rtlib cannot see them leave. A holder
-// waiting in the Go runtime, or in a system call while the process is
-// idle (holderWaits), loses the baton within two ticks of blockTick,
-// without a warning.
+// waiting in the Go runtime (holderWaits) loses the baton within two
+// ticks of blockTick, without a warning.
 //
 // The watchdog is a chain of timer callbacks (wdTick), not a goroutine
 // that sleeps: between ticks no goroutine of rtlib's exists, for a
@@ -134,8 +133,6 @@ var wd struct {
 	poll         time.Duration // the next poll's delay (1 ms … maxPoll)
 	pollAt       uint64        // sched.progress when the polls began
 	blockedTicks int           // ticks in a row that found the holder waiting in the Go runtime (holderWaits)
-	tickCPU      time.Duration // the process's CPU time at the last check, and when
-	tickAt       time.Time
 	limit        time.Duration // the period for the holder the last look saw
 	silent       bool          // an adopted goroutine's leash: no warning
 }
@@ -225,30 +222,19 @@ func wdCheck() {
 		}
 		wd.holder, wd.switches, wd.since = h, sched.switches, now
 		wd.cpu0 = cpuTime()
-		wd.tickCPU, wd.tickAt = wd.cpu0, now
 		wd.blockedTicks = 0
 		return
 	}
 	idle := now.Sub(wd.since)
 	ready := h != nil && (sched.nready > 0 || h.resumer != nil)
 	parked := h != nil && sched.nparked > 0
-	cpu := cpuTime()
-	quiet := cpu >= 0 && wd.tickCPU >= 0 && cpu-wd.tickCPU < now.Sub(wd.tickAt)/10
-	wd.tickCPU, wd.tickAt = cpu, now
-	if waits, inSyscall := holderWaits(quiet); waits && (ready || parked) && !sched.flushing && !collecting.Load() {
+	if (ready || parked) && !sched.flushing && !collecting.Load() && holderWaits() {
 		// Blocked in the Go runtime (a channel, lock or I/O of
 		// uninstrumented code: io.Pipe, a dependency's worker): on the
 		// second tick in a row, pass the baton on at once, without a
 		// warning. (A single tick could catch a holder that waits a
-		// moment for a lock of rtlib's.) In a system call, only after
-		// syscallTicks: a write to a full pipe whose reader a loaded
-		// machine starves for a few milliseconds is not worth a run
-		// that is no longer deterministic.
-		need := 2
-		if inSyscall {
-			need = syscallTicks
-		}
-		if wd.blockedTicks++; wd.blockedTicks >= need {
+		// moment for a lock of rtlib's.)
+		if wd.blockedTicks++; wd.blockedTicks >= 2 {
 			wd.blockedTicks = 0
 			noteBlocked(wd.site)
 			stealLocked(h)
@@ -330,11 +316,6 @@ func warn(site Site, idle time.Duration) {
 // wait for: a holder blocked in the Go runtime is found within two ticks.
 const blockTick = 4 * time.Millisecond
 
-// syscallTicks is how many ticks in a row a holder waiting in a system
-// call, the process idle, must be found so before it loses the baton
-// (100 ms): a child process, a socket, a pipe nobody writes.
-const syscallTicks = 25
-
 // wdSamples are the watchdog's own runtime/metrics readings (holderWaits).
 var wdSamples = []metrics.Sample{
 	{Name: "/sched/goroutines/running:goroutines"},
@@ -342,25 +323,20 @@ var wdSamples = []metrics.Sample{
 	{Name: "/sched/goroutines/not-in-go:goroutines"},
 }
 
-// holderWaits reports whether the holder waits, in the Go runtime or in
-// a system call: the process runs on one P, no goroutine but the watchdog
-// is running or runnable, and none is in a system call or in C (where a
-// holder may be busy) unless the process used next to no CPU since the
-// last tick (idle: a holder waiting for a child process, a pipe, a
-// socket). A holder computing is running or, preempted for the watchdog,
+// holderWaits reports whether the holder waits in the Go runtime: the
+// process runs on one P, and no goroutine but the watchdog is running or
+// runnable, and none is in a system call or in C (where a holder may be
+// busy). A holder computing is running or, preempted for the watchdog,
 // runnable. Only the watchdog calls it.
-//
-// inSyscall says the holder may be in a system call or in C: goroutines
-// are there.
-func holderWaits(idle bool) (waits, inSyscall bool) {
+func holderWaits() bool {
 	metrics.Read(wdSamples)
 	for _, s := range wdSamples {
 		if s.Value.Kind() != metrics.KindUint64 {
-			return false, false // an older runtime: the period's rule alone
+			return false // an older runtime: the period's rule alone
 		}
 	}
 	running, runnable, out := wdSamples[0].Value.Uint64(), wdSamples[1].Value.Uint64(), wdSamples[2].Value.Uint64()
-	return running+runnable <= 1 && (out == 0 || idle) && runtime.GOMAXPROCS(0) == 1, out > 0
+	return running+runnable <= 1 && out == 0 && runtime.GOMAXPROCS(0) == 1
 }
 
 // noteBlocked records that the watchdog passed the baton on from a
