@@ -27,7 +27,7 @@ func goexiting() bool {
 // When main.main calls runtime.Goexit, the Go runtime runs the other
 // goroutines until none is left, then stops the process with "fatal
 // error: no goroutines (main called runtime.Goexit) - deadlock!" (or,
-// if some are blocked for ever, "all goroutines are asleep"). rtlib has
-// no goroutine of its own that could count as one blocked for ever: the
-// watchdog is a chain of timer callbacks that stops when nobody waits
-// (watchdog.go).
+// if some are blocked for ever, "all goroutines are asleep"). rtlib's
+// own goroutine, the watchdog, would count as one blocked for ever: so
+// from then on it ends whenever it would wait without a timer, and the
+// next wakeWatchdogLocked starts it again (watchdog.go).

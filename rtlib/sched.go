@@ -160,7 +160,9 @@ var sched struct {
 	probeIdle time.Duration
 
 	switches uint64 // baton hand-overs, for the watchdog
-	wdIdle   bool   // no watchdog tick is armed (wakeWatchdogLocked arms one)
+	wdIdle   bool   // the watchdog waits for wdWake
+	wdGone   bool   // the watchdog ended (mainGone): wakeWatchdogLocked starts another
+	mainGone bool   // main.main called runtime.Goexit
 }
 
 // traceBaton, if set (tests only), is called with sched.mu held each time

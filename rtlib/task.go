@@ -343,6 +343,7 @@ func EndRoot(r *Root) {
 		return
 	}
 	holdLocked(t)
+	sched.mainGone = sched.mainGone || goexit
 	if sched.goids.at(t.goid) == t {
 		sched.goids.del(t.goid)
 	}

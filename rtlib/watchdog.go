@@ -26,13 +26,13 @@ import (
 // waiting in the Go runtime (holderWaits) loses the baton within two
 // ticks of blockTick, without a warning.
 //
-// The watchdog is a chain of timer callbacks (wdTick), not a goroutine
-// that sleeps: between ticks no goroutine of rtlib's exists, for a
-// program that lists its goroutines (goleak) to find. Whenever there is
-// no holder or nobody waits, no tick is armed until a task waits. When
-// the baton is free and tasks are parked on locks, WaitGroups or
-// groups, it also polls them a few times (1, 4, 16, 64 and 256 ms later)
-// in case uninstrumented code changed their state.
+// Whenever there is no holder or nobody waits, the watchdog waits on a
+// channel, and after wdLinger (20 ms) it ends: it keeps the Go runtime
+// from reporting a deadlock no longer than that, and a program that
+// lists its goroutines (goleak) does not find it; the next task that
+// waits starts another. When the baton is free and tasks are parked on
+// locks, WaitGroups or groups, it also polls them a few times (1, 4, 16,
+// 64 and 256 ms later) in case uninstrumented code changed their state.
 
 var (
 	// hb is the heartbeat: the last site a hook passed (-1 for hooks
@@ -41,6 +41,8 @@ var (
 
 	wdPeriod atomic.Int64 // time.Duration; <= 0: disabled
 	wdOnce   sync.Once
+	wdWake   = make(chan struct{}, 1)
+	wdTimer  *time.Timer // the watchdog's, made once (startWatchdog)
 
 	// warnOut receives the watchdog's warnings (tests replace it).
 	warnOut io.Writer = os.Stderr
@@ -90,184 +92,197 @@ func startWatchdog() {
 	if wdPeriod.Load() > 0 {
 		wdOnce.Do(func() {
 			// The watchdog's timer is made here, at a point of the
-			// program's run that does not depend on timing: made at
-			// its first tick, it would be allocated in a census
-			// interval that changes from run to run.
-			t := time.AfterFunc(time.Hour, wdTick)
+			// program's run that does not depend on timing: a first
+			// time.Sleep would allocate it whenever the watchdog first
+			// waits, in a census interval that changes from run to run.
+			t := time.NewTimer(time.Hour)
 			t.Stop()
-			sched.mu.Lock()
-			wd.timer = t
-			wd.next, wd.poll = wdLook, time.Millisecond
-			t.Reset(0)
-			sched.mu.Unlock()
+			wdTimer = t
+			go watchdog(t)
 		})
 	}
 }
 
-// wakeWatchdogLocked arms the idle watchdog's next tick at once.
+// wakeWatchdogLocked wakes the watchdog if it sleeps without a timer, or
+// starts it again if it ended (after main called runtime.Goexit).
 func wakeWatchdogLocked() {
+	if sched.wdGone {
+		sched.wdGone = false
+		go watchdog(wdTimer)
+		return
+	}
 	if sched.wdIdle {
 		sched.wdIdle = false
-		wd.next, wd.holder = wdLook, nil
-		wd.timer.Reset(0)
+		select {
+		case wdWake <- struct{}{}:
+		default:
+		}
 	}
 }
 
-// wd is the watchdog's state between its ticks. A tick is a callback of
-// wd.timer: it runs in a goroutine of its own that ends with it, so
-// between ticks no goroutine of rtlib's exists (a program that counts
-// its goroutines, goleak, finds none; the Go runtime's deadlock report
-// waits for a pending tick at most). At most one tick is pending or
-// running: a tick arms the next one, or leaves the watchdog idle
-// (sched.wdIdle, under sched.mu) for wakeWatchdogLocked to arm. Only the
-// tick, or the waker of an idle watchdog, touches wd.
-var wd struct {
-	timer *time.Timer
-	next  wdStep // what the pending tick does before it looks again
+// wdLinger is how long the watchdog waits, idle, before it ends.
+const wdLinger = 20 * time.Millisecond
 
-	holder       *Task // the holder the last look saw, and since when
-	switches     uint64
-	since        time.Time
-	site         Site
-	cpu0         time.Duration
-	poll         time.Duration // the next poll's delay (1 ms … maxPoll)
-	pollAt       uint64        // sched.progress when the polls began
-	blockedTicks int           // ticks in a row that found the holder waiting in the Go runtime (holderWaits)
-	limit        time.Duration // the period for the holder the last look saw
-	silent       bool          // an adopted goroutine's leash: no warning
+// idleWait waits on t for a wake of the idle watchdog, at most
+// wdLinger, and reports whether one came.
+func idleWait(t *time.Timer) bool {
+	t.Reset(wdLinger)
+	select {
+	case <-wdWake:
+		t.Stop()
+		return true
+	case <-t.C:
+		return false
+	}
 }
 
-// wdStep is what a watchdog tick does first.
-type wdStep uint8
+// sleep waits d on t, which allocates nothing.
+func sleep(t *time.Timer, d time.Duration) {
+	t.Reset(d)
+	<-t.C
+}
 
-const (
-	wdLook    wdStep = iota // look at the schedule only
-	wdPolled                // retry the parked tasks, the baton being free
-	wdChecked               // check the holder's progress
-)
-
-// wdTick is one tick of the watchdog: the step armed, then a look that
-// arms the next tick or leaves the watchdog idle.
-func wdTick() {
+func watchdog(timer *time.Timer) {
 	acct.Add(1) // a goroutine rtlib accounts for (see strangers)
-	switch wd.next {
-	case wdPolled:
-		wd.poll *= 4
+	var (
+		holder   *Task
+		switches uint64
+		since    time.Time
+		site     Site
+		cpu0     time.Duration
+		poll     = time.Millisecond
+		pollAt   uint64
+		// blockedTicks counts the ticks in a row that found the
+		// holder waiting in the Go runtime (holderWaits).
+		blockedTicks int
+	)
+	for {
 		sched.mu.Lock()
-		if cur.Load() == nil {
-			if n := retryRoundLocked(true); n != nil {
-				takeFreeLocked(n)
+		h := cur.Load()
+		waiting := h != nil && (sched.nready > 0 || h.resumer != nil || sched.nparked > 0)
+		if sched.progress != pollAt {
+			poll, pollAt = time.Millisecond, sched.progress
+		}
+		polling := h == nil && sched.nretry > 0 && poll <= maxPoll
+		if !waiting && !polling {
+			if sched.mainGone {
+				// Waiting here would count as a goroutine blocked
+				// for ever (exit.go).
+				sched.wdGone = true
+				sched.mu.Unlock()
+				return
+			}
+			sched.wdIdle = true
+			sched.mu.Unlock()
+			if !idleWait(timer) {
+				// Idle for wdLinger: end, so that a program that looks
+				// at its goroutines (goleak at the end of a test) does
+				// not find rtlib's; wakeWatchdogLocked starts another.
+				sched.mu.Lock()
+				if sched.wdIdle {
+					sched.wdIdle, sched.wdGone = false, true
+					sched.mu.Unlock()
+					return
+				}
+				sched.mu.Unlock()
+				select { // the wake that came meanwhile
+				case <-wdWake:
+				default:
+				}
+			}
+			holder = nil
+			continue
+		}
+		if !waiting {
+			sched.mu.Unlock()
+			sleep(timer, poll)
+			poll *= 4
+			sched.mu.Lock()
+			if cur.Load() == nil {
+				if n := retryRoundLocked(true); n != nil {
+					takeFreeLocked(n)
+				}
+			}
+			sched.mu.Unlock()
+			continue
+		}
+		limit, silent := time.Duration(wdPeriod.Load()), false
+		if limit <= 0 {
+			limit = time.Hour
+		}
+		if h.kind == kGuest && (checking.Load() || inWindow.Load()) {
+			limit, silent = min(limit, guestLeash), true
+		}
+		sched.mu.Unlock()
+
+		sleep(timer, min(limit/4, blockTick))
+		s := Site(hb.Swap(0))
+		now := time.Now()
+		sched.mu.Lock()
+		h = cur.Load()
+		if h != holder || sched.switches != switches || s != 0 || h != nil && h.inWait.Load() {
+			// Progress, or a holder that has not taken the baton up
+			// yet: the Go scheduler has not run it (see waitBaton).
+			if h != holder && h != nil {
+				site = h.site
+			}
+			if s > 0 {
+				site = s
+			}
+			holder, switches, since = h, sched.switches, now
+			cpu0 = cpuTime()
+			blockedTicks = 0
+			sched.mu.Unlock()
+			continue
+		}
+		idle := now.Sub(since)
+		ready := h != nil && (sched.nready > 0 || h.resumer != nil)
+		parked := h != nil && sched.nparked > 0
+		if (ready || parked) && !sched.flushing && !collecting.Load() && holderWaits() {
+			// Blocked in the Go runtime (a channel, lock or I/O of
+			// uninstrumented code: io.Pipe, a dependency's worker):
+			// on the second tick in a row, pass the baton on at once,
+			// without a warning. (A single tick could catch a holder
+			// that waits a moment for a lock of rtlib's.)
+			if blockedTicks++; blockedTicks >= 2 {
+				blockedTicks = 0
+				noteBlocked(site)
+				stealLocked(h)
+				syncAttnLocked()
+				sched.mu.Unlock()
+				holder = nil
+				continue
+			}
+		} else {
+			blockedTicks = 0
+		}
+		switch {
+		case !ready && !parked, sched.flushing, idle < limit:
+			sched.mu.Unlock()
+			continue
+		case !silent && busy(cpu0, idle) && (!ready || idle < 10*limit):
+			// A busy holder: others that are ready get the baton
+			// after ten periods; parked ones cannot run anyway.
+			sched.mu.Unlock()
+			continue
+		}
+		if !silent {
+			if ready {
+				warn(site, idle)
+			} else {
+				// Only parked tasks wait: take the baton quietly and
+				// warn only if something makes progress while h is
+				// away (h was blocked on one of them); if h comes back
+				// first, nothing ran meanwhile.
+				sched.probe, sched.probeTask = true, h
+				sched.probeSite, sched.probeIdle = site, idle
 			}
 		}
+		stealLocked(h)
+		syncAttnLocked()
 		sched.mu.Unlock()
-	case wdChecked:
-		wdCheck()
+		holder = nil
 	}
-	wdLookAround()
-}
-
-// wdLookAround decides what the next tick does and when: it checks the
-// holder's progress when tasks wait for the baton, polls parked tasks
-// when the baton is free, and otherwise leaves the watchdog idle.
-func wdLookAround() {
-	sched.mu.Lock()
-	h := cur.Load()
-	waiting := h != nil && (sched.nready > 0 || h.resumer != nil || sched.nparked > 0)
-	if sched.progress != wd.pollAt {
-		wd.poll, wd.pollAt = time.Millisecond, sched.progress
-	}
-	polling := h == nil && sched.nretry > 0 && wd.poll <= maxPoll
-	switch {
-	case !waiting && !polling:
-		// Nothing to watch: no tick until wakeWatchdogLocked. wd is
-		// the waker's from the unlock on.
-		wd.holder = nil
-		sched.wdIdle = true
-		sched.mu.Unlock()
-		return
-	case !waiting:
-		sched.mu.Unlock()
-		wd.next = wdPolled
-		wd.timer.Reset(wd.poll)
-		return
-	}
-	wd.limit, wd.silent = time.Duration(wdPeriod.Load()), false
-	if wd.limit <= 0 {
-		wd.limit = time.Hour
-	}
-	if h.kind == kGuest && (checking.Load() || inWindow.Load()) {
-		wd.limit, wd.silent = min(wd.limit, guestLeash), true
-	}
-	sched.mu.Unlock()
-	wd.next = wdChecked
-	wd.timer.Reset(min(wd.limit/4, blockTick))
-}
-
-// wdCheck looks at the holder's progress since the last check, and takes
-// the baton from a holder that is stuck (see the top of the file).
-func wdCheck() {
-	s := Site(hb.Swap(0))
-	now := time.Now()
-	sched.mu.Lock()
-	defer sched.mu.Unlock()
-	h := cur.Load()
-	if h != wd.holder || sched.switches != wd.switches || s != 0 || h != nil && h.inWait.Load() {
-		// Progress, or a holder that has not taken the baton up
-		// yet: the Go scheduler has not run it (see waitBaton).
-		if h != wd.holder && h != nil {
-			wd.site = h.site
-		}
-		if s > 0 {
-			wd.site = s
-		}
-		wd.holder, wd.switches, wd.since = h, sched.switches, now
-		wd.cpu0 = cpuTime()
-		wd.blockedTicks = 0
-		return
-	}
-	idle := now.Sub(wd.since)
-	ready := h != nil && (sched.nready > 0 || h.resumer != nil)
-	parked := h != nil && sched.nparked > 0
-	if (ready || parked) && !sched.flushing && !collecting.Load() && holderWaits() {
-		// Blocked in the Go runtime (a channel, lock or I/O of
-		// uninstrumented code: io.Pipe, a dependency's worker): on the
-		// second tick in a row, pass the baton on at once, without a
-		// warning. (A single tick could catch a holder that waits a
-		// moment for a lock of rtlib's.)
-		if wd.blockedTicks++; wd.blockedTicks >= 2 {
-			wd.blockedTicks = 0
-			noteBlocked(wd.site)
-			stealLocked(h)
-			syncAttnLocked()
-			wd.holder = nil
-			return
-		}
-	} else {
-		wd.blockedTicks = 0
-	}
-	switch {
-	case !ready && !parked, sched.flushing, idle < wd.limit:
-		return
-	case !wd.silent && busy(wd.cpu0, idle) && (!ready || idle < 10*wd.limit):
-		// A busy holder: others that are ready get the baton after ten
-		// periods; parked ones cannot run anyway.
-		return
-	}
-	if !wd.silent {
-		if ready {
-			warn(wd.site, idle)
-		} else {
-			// Only parked tasks wait: take the baton quietly and warn
-			// only if something makes progress while h is away (h was
-			// blocked on one of them); if h comes back first, nothing
-			// ran meanwhile.
-			sched.probe, sched.probeTask = true, h
-			sched.probeSite, sched.probeIdle = wd.site, idle
-		}
-	}
-	stealLocked(h)
-	syncAttnLocked()
-	wd.holder = nil
 }
 
 // busy reports whether the process used at least a tenth of a CPU since

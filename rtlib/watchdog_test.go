@@ -83,9 +83,10 @@ func TestWatchdogTinyPeriod(t *testing.T) {
 	t.Logf("%d steals", steals.Load())
 }
 
-// TestWatchdogEnds: once nobody waits for the baton the watchdog arms
-// no tick, so that a program listing its goroutines at the end of a test
-// (goleak) does not find rtlib's; the next wait arms it again.
+// TestWatchdogEnds: once nobody waits for the baton the watchdog ends
+// (after wdLinger), so that a program listing its goroutines at the end
+// of a test (goleak) does not find rtlib's; the next wait starts it
+// again.
 func TestWatchdogEnds(t *testing.T) {
 	for round := range 2 {
 		inRoot(func() {
@@ -100,37 +101,13 @@ func TestWatchdogEnds(t *testing.T) {
 			if time.Now().After(deadline) {
 				t.Fatalf("round %d: the watchdog still runs with nobody waiting", round)
 			}
-			time.Sleep(10 * time.Millisecond)
+			time.Sleep(wdLinger)
 		}
-	}
-}
-
-// TestWatchdogNoGoroutine: while the watchdog watches (a task is parked
-// and the holder runs), no goroutine of rtlib's waits between its ticks:
-// a program that counts its goroutines then (goleak's own tests) finds
-// only its own. A tick's goroutine lives for microseconds, so the test
-// asks for one look that finds none among a few.
-func TestWatchdogNoGoroutine(t *testing.T) {
-	none := false
-	inRoot(func() {
-		ch := make(chan int)
-		spawn(func() { Recv(sRecv, ch) }) // parked: the watchdog watches
-		for range 20 {
-			if none = !watchdogRuns(); none {
-				break
-			}
-			runtime.Gosched()
-		}
-		Send(sSend, ch, 1)
-	})
-	quiet(t)
-	if !none {
-		t.Error("a goroutine of the watchdog at every look while a task was parked")
 	}
 }
 
 // watchdogRuns reports whether a goroutine runs rtlib's watchdog.
 func watchdogRuns() bool {
 	buf := make([]byte, 1<<20)
-	return strings.Contains(string(buf[:runtime.Stack(buf, true)]), "rtlib.wdTick(")
+	return strings.Contains(string(buf[:runtime.Stack(buf, true)]), "rtlib.watchdog(")
 }
