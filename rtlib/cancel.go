@@ -29,12 +29,6 @@ func cancelled() {
 	}
 	sched.mu.Lock()
 	noteProgressLocked()
-	for p := sched.parkHead; p != nil; {
-		next := p.pnext
-		if p.pk == pkChan || p.pk == pkSelect {
-			wakeLocked(p, mAttempt)
-		}
-		p = next
-	}
+	retryParkedLocked(true)
 	sched.mu.Unlock()
 }

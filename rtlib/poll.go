@@ -116,7 +116,7 @@ func yield(t *Task) {
 	}
 	if t.resumer == nil && sched.readyHead == nil {
 		if sched.emptyYields++; sched.emptyYields%retryEvery == 0 {
-			retryParkedLocked()
+			retryParkedLocked(false)
 		}
 		if sched.readyHead == nil {
 			sched.mu.Unlock()

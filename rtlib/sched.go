@@ -477,16 +477,17 @@ func retryRoundLocked(force bool) *Task {
 		return nil
 	}
 	sched.roundAt = sched.progress
-	retryParkedLocked()
+	retryParkedLocked(false)
 	return popReadyLocked()
 }
 
-// retryParkedLocked wakes every parked task but Cond waiters, in park
-// order, to try its operation again.
-func retryParkedLocked() {
+// retryParkedLocked wakes every parked task but Cond waiters (only those
+// parked on channels if chans), in park order, to try its operation
+// again.
+func retryParkedLocked(chans bool) {
 	for p := sched.parkHead; p != nil; {
 		next := p.pnext
-		if p.pk != pkCond {
+		if chans && (p.pk == pkChan || p.pk == pkSelect) || !chans && p.pk != pkCond {
 			wakeLocked(p, mAttempt)
 		}
 		p = next
