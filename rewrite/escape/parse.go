@@ -55,8 +55,10 @@ var (
 		"can inline ", "cannot inline ", "inlining call to ", "leaking param",
 		"mutates param: ", "calls param: ", "assuming ", "marking ",
 		"zero-copy string->[]byte conversion", "parameter ", "  ",
+		"devirtualizing ", "partially devirtualizing ", "cannot devirtualize ",
+		"closure converted to global",
 	}
-	infoSuffixes = []string{":", " does not escape, mutate, or call"}
+	infoSuffixes = []string{":", " does not escape, mutate, or call", " will be kept alive"}
 	infoInfixes  = []string{" ignoring self-assignment in "}
 )
 

@@ -341,6 +341,20 @@ func TestRunErrors(t *testing.T) {
 	}
 }
 
+// TestRunVetOff checks that the escape analysis of tests does not vet:
+// go test -c runs vet's checks by default, and a package whose tests go
+// vet rejects (an example named after nothing) still builds and runs
+// under go test -vet=off, as under spbuild test.
+func TestRunVetOff(t *testing.T) {
+	r, err := Run(context.Background(), "testdata/src/vetfails", Options{Env: testEnv, Tests: true}, ".")
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if len(r.files) == 0 {
+		t.Errorf("Run found no escape decisions in vetfails")
+	}
+}
+
 // TestRunCanceled checks that a canceled context stops Run.
 func TestRunCanceled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())

@@ -1,0 +1,3 @@
+module vetfails
+
+go 1.25
