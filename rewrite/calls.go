@@ -27,7 +27,8 @@ var hookedCalls = map[string]bool{
 	"(*sync.Mutex).TryLock": true, "(*sync.RWMutex).TryLock": true, "(*sync.RWMutex).TryRLock": true,
 	"(*sync.Cond).Wait": true, "(*sync.Cond).Signal": true, "(*sync.Cond).Broadcast": true,
 	"time.Sleep": true, "os.Exit": true, "runtime.GOMAXPROCS": true, "runtime.Gosched": true,
-	"log.Fatal": true, "log.Fatalf": true, "log.Fatalln": true,
+	"runtime.NumGoroutine": true,
+	"log.Fatal":            true, "log.Fatalf": true, "log.Fatalln": true,
 	"(*log.Logger).Fatal": true, "(*log.Logger).Fatalf": true, "(*log.Logger).Fatalln": true,
 	"(*testing.T).Run": true, "(*testing.B).Run": true, "(*testing.M).Run": true,
 	"(*testing.B).RunParallel": true, "(*testing.F).Fuzz": true, "(*testing.T).Parallel": true,
@@ -122,6 +123,11 @@ func (r *fileRewriter) call(c *dstutil.Cursor, n *dst.CallExpr) {
 		r.replaced = append(r.replaced, n.Fun)
 		r.changed = true
 		c.Replace(r.rtCall("GOMAXPROCS", n.Args...))
+	case "runtime.NumGoroutine":
+		// rtlib's own goroutines (its watchdog) are not the program's.
+		r.replaced = append(r.replaced, n.Fun)
+		r.changed = true
+		c.Replace(r.rtCall("NumGoroutine"))
 	case "os.Exit":
 		if len(n.Args) == 1 {
 			n.Args[0] = r.rtCall("Flushed", n.Args[0])

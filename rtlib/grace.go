@@ -90,12 +90,14 @@ func armGraceLocked(ctx context.Context, d time.Duration) {
 	}
 	sched.graceArmed = true
 	acct.Add(1) // a goroutine rtlib accounts for (see strangers)
+	own.Add(1)
 	go graceWait(ctx, d)
 }
 
 // graceWait waits until ctx is cancelled (if not nil) or d passed, then
 // runs graceRound.
 func graceWait(ctx context.Context, d time.Duration) {
+	defer own.Add(-1)
 	var done <-chan struct{}
 	if ctx != nil {
 		done = ctx.Done()

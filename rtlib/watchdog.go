@@ -98,6 +98,7 @@ func startWatchdog() {
 			t := time.NewTimer(time.Hour)
 			t.Stop()
 			wdTimer = t
+			own.Add(1)
 			go watchdog(t)
 		})
 	}
@@ -108,6 +109,7 @@ func startWatchdog() {
 func wakeWatchdogLocked() {
 	if sched.wdGone {
 		sched.wdGone = false
+		own.Add(1)
 		go watchdog(wdTimer)
 		return
 	}
@@ -144,6 +146,7 @@ func sleep(t *time.Timer, d time.Duration) {
 
 func watchdog(timer *time.Timer) {
 	acct.Add(1) // a goroutine rtlib accounts for (see strangers)
+	defer own.Add(-1)
 	var (
 		holder   *Task
 		switches uint64

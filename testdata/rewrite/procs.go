@@ -1,5 +1,7 @@
 // runtime.GOMAXPROCS becomes rtlib.GOMAXPROCS: the instrumented process
-// runs on one P, the program sees the setting it would have had. Here
+// runs on one P, the program sees the setting it would have had;
+// runtime.NumGoroutine becomes rtlib.NumGoroutine, which leaves out
+// rtlib's own goroutines. Here
 // runtime and time are used only in calls the rewriter replaces: their
 // imports must stay used.
 package main
@@ -21,5 +23,5 @@ func main() {
 	wg.Wait()
 	time.Sleep(1000)
 	prev := runtime.GOMAXPROCS(2)
-	fmt.Println(len(out) == prev, runtime.GOMAXPROCS(0))
+	fmt.Println(len(out) == prev, runtime.GOMAXPROCS(0), runtime.NumGoroutine())
 }
