@@ -31,7 +31,8 @@ var hookedCalls = map[string]bool{
 	"log.Fatal":            true, "log.Fatalf": true, "log.Fatalln": true,
 	"(*log.Logger).Fatal": true, "(*log.Logger).Fatalf": true, "(*log.Logger).Fatalln": true,
 	"(*testing.T).Run": true, "(*testing.B).Run": true, "(*testing.M).Run": true,
-	"(*testing.B).RunParallel": true, "(*testing.F).Fuzz": true, "(*testing.T).Parallel": true,
+	"(*golang.org/x/sync/semaphore.Weighted).Acquire": true,
+	"(*testing.B).RunParallel":                        true, "(*testing.F).Fuzz": true, "(*testing.T).Parallel": true,
 }
 
 // call instruments calls: group operations, blocking operations, exits,
@@ -136,9 +137,12 @@ func (r *fileRewriter) call(c *dstutil.Cursor, n *dst.CallExpr) {
 	case "log.Fatal", "log.Fatalf", "log.Fatalln",
 		"(*log.Logger).Fatal", "(*log.Logger).Fatalf", "(*log.Logger).Fatalln":
 		r.beforeStmt(c, ac, &dst.ExprStmt{X: r.rtCall("Flush")})
-	case "(*testing.T).Run", "(*testing.B).Run", "(*testing.M).Run":
+	case "(*testing.T).Run", "(*testing.B).Run", "(*testing.M).Run",
+		"(*golang.org/x/sync/semaphore.Weighted).Acquire":
 		// rt.Reacquire(rt.Release(site), x.Run(args)): the call runs
 		// without the baton, so the test functions it starts can take it.
+		// A semaphore's Acquire blocks until another goroutine's
+		// Release, which needs the baton to get there.
 		tok := r.rtCall("Release", r.site(ac.Lparen, "Call"))
 		c.Replace(r.rtCall("Reacquire", tok, n))
 	case "testing/synctest.Test", "testing/synctest.Run":
