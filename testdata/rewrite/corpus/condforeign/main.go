@@ -31,6 +31,10 @@ func main() {
 
 	mu.Lock()
 	time.AfterFunc(time.Millisecond, c.Broadcast)
+	// A second timer, in case main was descheduled for the first one's
+	// millisecond before it waited (a loaded machine); the later Waits
+	// are in loops, which a spare Broadcast does not disturb.
+	time.AfterFunc(100*time.Millisecond, c.Broadcast)
 	c.Wait()
 	mu.Unlock()
 	fmt.Println("after AfterFunc")
@@ -86,8 +90,10 @@ func main() {
 		g.mu.Lock()
 		g.open = true
 		g.mu.Unlock()
+		// Only now: a Broadcast on a timer of its own could come
+		// first on a loaded machine, before main waits, and be lost.
+		time.AfterFunc(time.Millisecond, g.Broadcast)
 	})
-	time.AfterFunc(2*time.Millisecond, g.Broadcast)
 	for !g.open {
 		g.Wait()
 	}
