@@ -43,6 +43,12 @@ func Send[T any](site Site, ch chan<- T, v T) {
 	}
 	t := self()
 	commOp(site, "channel communication")
+	if pendingAhead(chanPtr(ch), 's') {
+		beat(site)
+		sendSlow(t, ch, v)
+		beat(site) // last: see beat
+		return
+	}
 	select {
 	case ch <- v:
 		chanDone(chanPtr(ch), cap(ch), 's')
@@ -63,17 +69,19 @@ func Send[T any](site Site, ch chan<- T, v T) {
 // extAnswer, rvCancelled, waitBaton and holdAgain.
 func sendSlow[T any](t *Task, ch chan<- T, v T) {
 	key := chanPtr(ch)
-	m := chanBlock(t, key, 's')
+	var seq uint64 // the operation's park order (opSeqLocked)
+	m := chanBlock(t, key, 's', &seq)
 	for {
 		switch m {
 		case mAttempt:
 			select {
 			case ch <- v:
+				chanTried(t)
 				chanDone(key, cap(ch), 's')
 				return
 			default:
 			}
-			m = chanBlock(t, key, 's')
+			m = chanBlock(t, key, 's', &seq)
 		case mInitiator, mGranted:
 			ok := false
 		loop:
@@ -127,6 +135,12 @@ func Recv2[T any](site Site, ch <-chan T) (v T, ok bool) {
 	}
 	t := self()
 	commOp(site, "channel communication")
+	if pendingAhead(chanPtr(ch), 'r') {
+		beat(site)
+		v, ok = recvSlow(t, ch)
+		beat(site) // last: see beat
+		return v, ok
+	}
 	select {
 	case v, ok = <-ch:
 		recvDone(chanPtr(ch), cap(ch), ok)
@@ -151,17 +165,19 @@ func recvDone(key unsafe.Pointer, c int, ok bool) {
 
 func recvSlow[T any](t *Task, ch <-chan T) (T, bool) {
 	key := chanPtr(ch)
-	m := chanBlock(t, key, 'r')
+	var seq uint64 // the operation's park order (opSeqLocked)
+	m := chanBlock(t, key, 'r', &seq)
 	for {
 		switch m {
 		case mAttempt:
 			select {
 			case v, ok := <-ch:
+				chanTried(t)
 				recvDone(key, cap(ch), ok)
 				return v, ok
 			default:
 			}
-			m = chanBlock(t, key, 'r')
+			m = chanBlock(t, key, 'r', &seq)
 		case mInitiator, mGranted:
 			var v T
 			ok, got := false, false
@@ -249,26 +265,54 @@ func chanDone(key unsafe.Pointer, c int, dir byte) {
 // chanBlock is called by the holder t after an attempt on the channel at
 // key failed: it grants the first complementary parked operation
 // (mInitiator) or parks t.
-func chanBlock(t *Task, key unsafe.Pointer, dir byte) mode {
+func chanBlock(t *Task, key unsafe.Pointer, dir byte, seq *uint64) mode {
 	sched.mu.Lock()
+	kept := keepPendingLocked(t, key, dir)
 	if t.stolen {
-		t.nws = 0
 		return retryLocked(t)
 	}
 	if key != nil {
-		if q := sched.waitqs.at(key); q != nil {
-			if w := q.firstLocked(wkChan, otherDir(dir)); w != nil {
+		// A pending waiter goes first, of either direction: t waits
+		// behind it.
+		if q := sched.waitqs.at(key); q != nil && !pendingInLocked(q, dir) {
+			if w := q.firstLocked(wkChan, otherDir(dir)); w != nil && !w.pending {
+				if kept != nil {
+					unlinkLocked(kept)
+					t.nws = 0
+				}
 				grantLocked(w, t, -1)
 				sched.mu.Unlock()
 				return mInitiator
 			}
 		}
 	}
-	t.nws = 0
-	if key != nil {
-		linkLocked(t, queueLocked(key), wkChan, dir, 0)
+	t.opSeq = opSeqLocked(seq)
+	if kept == nil {
+		t.nws = 0
+		if key != nil {
+			linkAtLocked(t, queueLocked(key), wkChan, dir, 0, t.opSeq)
+		}
 	}
 	return parkLocked(t, pkChan)
+}
+
+// chanTried is called by a Send or Recv whose retry succeeded: its
+// waiter, pending in the channel's queue, goes, and the next waiter in
+// its direction, which waited behind it (chanBlock), tries in turn: the
+// buffer may hold more for it (if not, it waits again in its place).
+func chanTried(t *Task) {
+	if t.nws == 0 { // only t changes its registrations while it runs
+		return
+	}
+	sched.mu.Lock()
+	w := t.ws[0]
+	q, dir := w.q, w.dir
+	pending := t.nws == 1 && w.pending
+	keepPendingLocked(t, nil, 0)
+	if pending && q.key != nil { // q was not freed
+		wakeFirstLocked(q.key, wkChan, dir)
+	}
+	sched.mu.Unlock()
 }
 
 // grantLocked wakes the task of the parked waiter w for a rendezvous with
@@ -318,6 +362,7 @@ type SelectState struct {
 	site   Site
 	dirs   string
 	tries  int
+	seq    uint64 // the select's park order (opSeqLocked)
 	t      *Task
 	m      mode
 	bubble bool // in a synctest bubble: the select as written
@@ -355,7 +400,7 @@ func (w *SelectState) Next(fired int, chans ...any) bool {
 		return true
 	}
 	w.tries++
-	w.m = selectBlock(w.t, w.dirs, chans)
+	w.m = selectBlock(w.t, w.dirs, chans, &w.seq)
 	return true
 }
 
@@ -363,7 +408,7 @@ func (w *SelectState) Next(fired int, chans ...any) bool {
 func (w *SelectState) Blocking() bool { return w.m != mAttempt }
 
 // selectBlock is chanBlock for a select whose attempt failed.
-func selectBlock(t *Task, dirs string, chans []any) mode {
+func selectBlock(t *Task, dirs string, chans []any, seq *uint64) mode {
 	t.keys, t.caps = t.keys[:0], t.caps[:0]
 	for _, c := range chans {
 		k, n := chanOf(c)
@@ -371,8 +416,8 @@ func selectBlock(t *Task, dirs string, chans []any) mode {
 		t.caps = append(t.caps, n)
 	}
 	sched.mu.Lock()
+	keepPendingLocked(t, nil, 0)
 	if t.stolen {
-		t.nws = 0
 		return retryLocked(t)
 	}
 	for k, key := range t.keys {
@@ -380,7 +425,7 @@ func selectBlock(t *Task, dirs string, chans []any) mode {
 			continue
 		}
 		if q := sched.waitqs.at(key); q != nil {
-			if pw := q.firstLocked(wkChan, otherDir(dirs[k])); pw != nil {
+			if pw := q.firstLocked(wkChan, otherDir(dirs[k])); pw != nil && !pw.pending {
 				grantLocked(pw, t, k)
 				sched.mu.Unlock()
 				return mInitiator
@@ -388,9 +433,10 @@ func selectBlock(t *Task, dirs string, chans []any) mode {
 		}
 	}
 	t.nws = 0
+	t.opSeq = opSeqLocked(seq)
 	for k, key := range t.keys {
 		if key != nil && k < len(dirs) {
-			linkLocked(t, queueLocked(key), wkChan, dirs[k], k)
+			linkAtLocked(t, queueLocked(key), wkChan, dirs[k], k, t.opSeq)
 		}
 	}
 	return parkLocked(t, pkSelect)

@@ -1,16 +1,24 @@
 package rtlib
 
-import "unsafe"
+import (
+	"sync/atomic"
+	"unsafe"
+)
 
 // A waiter registers a parked task on one object (a channel, a mutex, a
 // Cond, a WaitGroup, an errgroup); a select has one per case. Waiters of
 // an object are kept in the order they parked.
 type waiter struct {
-	t          *Task
-	q          *waitq
-	kind       wkind
-	dir        byte // channel: 'r' or 's'
-	k          int  // the case index, for a select
+	t    *Task
+	q    *waitq
+	kind wkind
+	dir  byte // channel: 'r' or 's'
+	k    int  // the case index, for a select
+	// pending marks the waiter of a Send or Recv woken to try again
+	// (wakeFirstLocked) that keeps its place until it has: see
+	// chanWakeLocked.
+	pending    bool
+	seq        uint64 // its task's park order (opSeqLocked); waiters are in seq order
 	prev, next *waiter
 }
 
@@ -50,23 +58,57 @@ func queueLocked(key unsafe.Pointer) *waitq {
 	return q
 }
 
-// linkLocked registers t on q; t parks after all its registrations.
+// linkLocked registers t on q, last; t parks after all its
+// registrations.
 func linkLocked(t *Task, q *waitq, kind wkind, dir byte, k int) {
+	linkAtLocked(t, q, kind, dir, k, ^uint64(0))
+}
+
+// opSeqLocked returns *seq, the park order of a blocking channel
+// operation, giving it the next one first if it is 0. The operation
+// keeps it through its attempts: a task that a retry round woke and
+// whose attempt failed waits again where it waited, in the channel's
+// queue (linkAtLocked) and in the park list (parkLocked). Go serves a
+// channel's blocked senders, and its blocked receivers, in the order
+// they came, and programs count on it (a test that starts goroutines
+// one after another and reads their replies in that order).
+func opSeqLocked(seq *uint64) uint64 {
+	if *seq == 0 {
+		sched.parkSeq++
+		*seq = sched.parkSeq
+	}
+	return *seq
+}
+
+// maxPlaceWalk bounds the walks back from the tail that put a retried
+// operation in its old place (linkAtLocked, parkLocked): the common cases
+// are short walks (retries come back in their old order, new waiters
+// come last), and a place farther back than this, among thousands of
+// waiters, is given up for the tail rather than paid for at every retry.
+const maxPlaceWalk = 256
+
+// linkAtLocked registers t on q behind the waiters whose seq is not
+// larger than seq (or last, if that place is more than maxPlaceWalk
+// waiters back).
+func linkAtLocked(t *Task, q *waitq, kind wkind, dir byte, k int, seq uint64) {
 	if t.nws == len(t.ws) {
 		t.ws = append(t.ws, new(waiter))
 	}
 	w := t.ws[t.nws]
 	t.nws++
-	*w = waiter{t: t, q: q, kind: kind, dir: dir, k: k, prev: q.tail}
-	if q.tail == nil {
-		q.head = w
-	} else {
-		q.tail.next = w
-	}
-	q.tail = w
+	*w = waiter{t: t, q: q, kind: kind, dir: dir, k: k, seq: seq}
+	insertBySeq(w, &q.head, &q.tail, waiterLinks, waiterSeq)
 }
 
+func waiterSeq(w *waiter) uint64 { return w.seq }
+
+func taskSeq(t *Task) uint64 { return t.pseq }
+
 func unlinkLocked(w *waiter) {
+	if w.pending {
+		w.pending = false
+		npendingA.Add(-1)
+	}
 	q := w.q
 	unlink(w, &q.head, &q.tail, waiterLinks)
 	if q.head == nil && q.key != nil {
@@ -102,11 +144,44 @@ func unlink[T any](x *T, head, tail **T, links func(*T) (prev, next **T)) {
 	*prev, *next = nil, nil
 }
 
+// insertBySeq links x into such a list, kept in the order of seq: behind
+// the last element whose seq is not larger than x's. The walk goes back
+// from the tail, at most maxPlaceWalk elements: a place farther back is
+// given up for the tail.
+func insertBySeq[T any](x *T, head, tail **T, links func(*T) (prev, next **T), seq func(*T) uint64) {
+	s := seq(x)
+	after := *tail
+	for n := 0; after != nil && seq(after) > s; n++ {
+		if n == maxPlaceWalk {
+			after = *tail // far back: last
+			break
+		}
+		p, _ := links(after)
+		after = *p
+	}
+	xp, xn := links(x)
+	*xp = after
+	if after == nil {
+		*xn, *head = *head, x
+	} else {
+		_, an := links(after)
+		*xn, *an = *an, x
+	}
+	if *xn == nil {
+		*tail = x
+	} else {
+		np, _ := links(*xn)
+		*np = x
+	}
+}
+
 // parkLocked parks the holder t, whose registrations are linked, passes
 // the baton on and waits until t is woken. It is called with sched.mu
 // held and returns without it, with the mode t was woken with (holding
 // the baton if mAttempt).
 func parkLocked(t *Task, pk parkKind) mode {
+	seq := t.opSeq
+	t.opSeq = 0
 	if t.stolen {
 		if pk != pkCond {
 			return retryLocked(t)
@@ -118,15 +193,15 @@ func parkLocked(t *Task, pk parkKind) mode {
 	}
 	t.state = stParked
 	t.pk = pk
-	sched.parkSeq++
-	t.pseq = sched.parkSeq
-	t.pprev, t.pnext = sched.parkTail, nil
-	if sched.parkTail == nil {
-		sched.parkHead = t
+	if seq != 0 {
+		t.pseq = seq
 	} else {
-		sched.parkTail.pnext = t
+		sched.parkSeq++
+		t.pseq = sched.parkSeq
 	}
-	sched.parkTail = t
+	// In park order: behind the tasks that parked before t's
+	// operation first did (a retry keeps its place; see chanBlock).
+	insertBySeq(t, &sched.parkHead, &sched.parkTail, parkLinks, taskSeq)
 	sched.nparked++
 	if pk != pkCond {
 		sched.nretry++
@@ -197,11 +272,87 @@ func wakeFirstLocked(key unsafe.Pointer, kind wkind, dir byte) bool {
 	if q == nil {
 		return false
 	}
-	if w := q.firstLocked(kind, dir); w != nil {
-		wakeLocked(w.t, mAttempt)
+	for w := q.head; w != nil; w = w.next {
+		if w.kind != kind || dir != 0 && w.dir != dir || w.pending {
+			continue
+		}
+		if kind == wkChan && w.t.pk == pkChan {
+			chanWakeLocked(w)
+		} else {
+			wakeLocked(w.t, mAttempt)
+		}
 		return true
 	}
 	return false
+}
+
+// chanWakeLocked wakes the task of w, a Send or Recv parked on a
+// buffered channel that an operation made ready for it, to try again.
+// Unlike wakeLocked, it leaves w in the channel's queue, pending, until
+// the task has tried: until then no complementary operation may pass it
+// by a rendezvous with a waiter behind it (chanBlock), and if the try
+// fails the task waits again in its old place. Go serves a channel's
+// blocked senders, and its blocked receivers, first come, first served:
+// when a receive frees a slot of a full channel, the first blocked
+// sender's value goes in at once.
+func chanWakeLocked(w *waiter) {
+	p := w.t
+	offParkListLocked(p)
+	w.pending = true
+	npendingA.Add(1)
+	p.wake = mAttempt
+	pushReadyLocked(p)
+	poke(p)
+}
+
+// npendingA counts the pending waiters, so that channel operations look
+// for one only while there may be one.
+var npendingA atomic.Int32
+
+// pendingAhead reports whether a waiter in direction dir is pending on
+// the channel at key: its operation is as good as done (a buffered value
+// in Go's channel), and one in the same direction must not pass it.
+func pendingAhead(key unsafe.Pointer, dir byte) bool {
+	if npendingA.Load() == 0 || key == nil {
+		return false
+	}
+	sched.mu.Lock()
+	defer sched.mu.Unlock()
+	return pendingInLocked(sched.waitqs.at(key), dir)
+}
+
+func pendingInLocked(q *waitq, dir byte) bool {
+	if q == nil {
+		return false
+	}
+	for w := q.head; w != nil; w = w.next {
+		if w.pending && w.dir == dir {
+			return true
+		}
+	}
+	return false
+}
+
+// keepPendingLocked is called by the holder t as it blocks on the channel
+// at key in direction dir (dir 0: a select) or completes an operation.
+// It returns t's pending waiter (chanWakeLocked) if it is the one of
+// this operation, no longer pending, so that t waits again in its place;
+// a pending waiter of anything else is dropped.
+func keepPendingLocked(t *Task, key unsafe.Pointer, dir byte) *waiter {
+	if t.nws == 0 {
+		return nil
+	}
+	w := t.ws[0]
+	if t.nws == 1 && w.pending && dir != 0 && w.q.key == key && w.dir == dir {
+		w.pending = false
+		npendingA.Add(-1)
+		return w
+	}
+	for i := 0; i < t.nws; i++ {
+		unlinkLocked(t.ws[i])
+	}
+	t.nws = 0
+	return nil
 }
 
 // wakeAllLocked wakes every waiter of q of kind (any kind if kind is
@@ -213,7 +364,8 @@ func wakeAllLocked(q *waitq, kind wkind) {
 		if prev != nil {
 			w = prev.next
 		}
-		for w != nil && kind != wkAny && w.kind != kind {
+		for w != nil && (kind != wkAny && w.kind != kind || w.pending) {
+			// A pending waiter's task is ready already.
 			prev, w = w, w.next
 		}
 		if w == nil {

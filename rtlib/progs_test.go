@@ -881,3 +881,91 @@ func progPingPongSelect(out *recorder) {
 	Send(sSend, ping, 0)
 	Wait(sWait, &wg)
 }
+
+// progBufferedFIFO: three senders block in turn on a full buffered
+// channel; the receiver then drains it. Go serves blocked senders first
+// come, first served, and moves the first one's value into the buffer
+// as a receive frees a slot: the receiver reads -1 0 1 2.
+func progBufferedFIFO(out *recorder) {
+	c := make(chan int, 1)
+	Send(sSend, c, -1)
+	ready := make(chan bool)
+	var wg sync.WaitGroup
+	for i := range 3 {
+		Add(sAdd, &wg, 1)
+		spawn(func() {
+			defer Done(&wg)
+			Send(sSend, ready, true)
+			Send(sSend, c, i)
+		})
+		Recv(sRecv, ready)
+	}
+	for range 4 {
+		out.printf("%d", Recv(sRecv, c))
+	}
+	Wait(sWait, &wg)
+}
+
+// progBufferedPass: a receiver parks on an empty buffered channel; two
+// sends fill it. In Go the first value went to the parked receiver at
+// once, so a second receiver that comes before it ran gets the second
+// value. The same for senders: a sender that comes while the first
+// parked sender's value is, in Go, already in the buffer waits.
+func progBufferedPass(out *recorder) {
+	c := make(chan string, 2)
+	var wg sync.WaitGroup
+	Add(sAdd, &wg, 1)
+	spawn(func() {
+		defer Done(&wg)
+		out.printf("first receiver %s", Recv(sRecv, c))
+	})
+	Send(sSend, c, "a")
+	Send(sSend, c, "b")
+	out.printf("main %s", Recv(sRecv, c))
+	Wait(sWait, &wg)
+
+	d := make(chan int, 1)
+	Send(sSend, d, 1)
+	Add(sAdd, &wg, 1)
+	spawn(func() {
+		defer Done(&wg)
+		Send(sSend, d, 2)
+	})
+	out.printf("got %d", Recv(sRecv, d)) // 1; in Go 2 is buffered now
+	Add(sAdd, &wg, 1)
+	spawn(func() {
+		defer Done(&wg)
+		out.printf("second receiver %d", Recv(sRecv, d))
+	})
+	Send(sSend, d, 3) // waits until the second receiver took 2
+	out.printf("got %d", Recv(sRecv, d))
+	Wait(sWait, &wg)
+}
+
+// progSleptFIFO: goroutines get a tick each, one per millisecond of the
+// sender's sleep, and block in turn sending their number on an
+// unbuffered channel. While the sender sleeps nothing can run, the
+// blocked sends wait for real (external mode) and come back, and retry
+// rounds wake them: they must keep the order they blocked in, as Go's
+// channels do.
+func progSleptFIFO(out *recorder) {
+	results := make(chan int)
+	tick := make(chan struct{}, 1)
+	var wg sync.WaitGroup
+	for i := range 5 {
+		Add(sAdd, &wg, 1)
+		spawn(func() {
+			defer Done(&wg)
+			Recv(sRecv, tick)
+			Send(sSend, results, i)
+		})
+	}
+	for range 5 {
+		Send(sSend, tick, struct{}{})
+		Sleep(sSleep, time.Millisecond)
+	}
+	for range 5 {
+		out.printf("%d", Recv(sRecv, results))
+	}
+	Wait(sWait, &wg)
+}

@@ -544,28 +544,7 @@ var externals atomic.Int32
 // order.
 func insertExtLocked(t *Task) {
 	t.out = outExt
-	var prev *Task
-	for x := sched.extTail; x != nil && x.pseq > t.pseq; x = x.xprev {
-		prev = x
-	}
-	// insert t before prev (at the tail if prev is nil)
-	if prev == nil {
-		t.xprev, t.xnext = sched.extTail, nil
-		if sched.extTail == nil {
-			sched.extHead = t
-		} else {
-			sched.extTail.xnext = t
-		}
-		sched.extTail = t
-		return
-	}
-	t.xnext, t.xprev = prev, prev.xprev
-	if prev.xprev == nil {
-		sched.extHead = t
-	} else {
-		prev.xprev.xnext = t
-	}
-	prev.xprev = t
+	insertBySeq(t, &sched.extHead, &sched.extTail, extLinks, taskSeq)
 }
 
 func removeExtLocked(t *Task) {

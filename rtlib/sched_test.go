@@ -854,3 +854,27 @@ func TestMain(m *testing.M) {
 	})
 	os.Exit(code)
 }
+
+// TestBufferedFIFO: blocked senders and receivers are served in the
+// order they blocked, as by Go's channels: on a buffered channel whose
+// slot a receive frees, and after retries and external waits.
+func TestBufferedFIFO(t *testing.T) {
+	tests := []struct {
+		name string
+		prog func(*recorder)
+		want []string
+	}{
+		{"senders", progBufferedFIFO, []string{"-1", "0", "1", "2"}},
+		{"no passing", progBufferedPass, []string{"first receiver a", "main b", "got 1", "second receiver 2", "got 3"}},
+		{"after sleeps", progSleptFIFO, []string{"0", "1", "2", "3", "4"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, _ := traced(tt.prog)
+			if !slices.Equal(out, tt.want) {
+				t.Errorf("got %q, want %q", out, tt.want)
+			}
+			quiet(t)
+		})
+	}
+}

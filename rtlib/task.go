@@ -41,6 +41,7 @@ type Task struct {
 	pprev, pnext *Task // park list
 	pk           parkKind
 	pseq         uint64 // park order
+	opSeq        uint64 // the park order parkLocked gives t next, if not 0 (chanBlock)
 	wake         mode   // how it was woken
 	cancelReq    bool   // external mode: stop the blocking operation (the holder settles)
 	acked        bool   // external mode: the operation completed before the cancel
