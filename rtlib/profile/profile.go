@@ -237,6 +237,10 @@ type Line struct {
 	// MHWMSplit splits MHWMBytes by the state of the strands holding the
 	// bytes in the worst case; keys as MHWMBytes.
 	MHWMSplit map[string]Split `json:"mhwm_split,omitempty"`
+	// Types splits the line's figures by the type of the values
+	// allocated, in increasing order of name; absent in profiles of
+	// spgo before it.
+	Types []LineType `json:"types,omitempty"`
 }
 
 // Split divides a line's share of a worst case three ways: bytes of the
@@ -274,6 +278,9 @@ type HeapSample struct {
 	Bytes int64 `json:"bytes"`
 	// Lines are the lines holding live bytes, in Root.Lines order.
 	Lines []LineBytes `json:"lines,omitempty"`
+	// Types are the bytes by type, in increasing order of name (absent
+	// in profiles of spgo before them); they sum to Bytes.
+	Types []TypeBytes `json:"types,omitempty"`
 }
 
 // LineBytes is the bytes one line holds at a heap sample; Index is the
