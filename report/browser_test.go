@@ -197,8 +197,9 @@ func TestHTMLInBrowser(t *testing.T) {
 		t.Parallel()
 		// -by type: the table of types and the heap bands by type
 		// survive the script; the table is the server's, largest first.
+		// So does the table of work and span per spawn site.
 		file := filepath.Join(dir, "types.html")
-		if err := os.WriteFile(file, []byte(writeTestHTML(t, readHTMLProfile(t, "types"), HTMLOptions{By: "type"})), 0o644); err != nil {
+		if err := os.WriteFile(file, []byte(writeTestHTML(t, regionsProfile(t), HTMLOptions{By: "type"})), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		dom := string(runChromium(t, bin, "file://"+filepath.ToSlash(file), "--dump-dom"))
@@ -220,6 +221,10 @@ func TestHTMLInBrowser(t *testing.T) {
 		}
 		if n := len(sec.one(t, "svg.bandchart").sel("path.band")); n < 4 {
 			t.Errorf("%d heap bands by type, want at least 4", n)
+		}
+		ws := sec.one(t, "tbody.wsrows").sel("tr")
+		if len(ws) != 3 || !strings.HasPrefix(ws[0].text(), "(root)") || !strings.Contains(ws[2].text(), "1 outermost") {
+			t.Errorf("work and span rows after the script: %d", len(ws))
 		}
 	})
 

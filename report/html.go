@@ -148,6 +148,9 @@ type htmlRoot struct {
 	By string // "line", "function" or "type"
 	// Types is the worst case by type (By "type"), nil otherwise.
 	Types *htmlTypes
+	// WorkSpan is the work and span per spawn site, nil when the root
+	// was not recorded.
+	WorkSpan *htmlWorkSpan
 	Heap     *htmlBandChart
 	HeapNote string
 	HeapHead string
@@ -448,6 +451,7 @@ func newHTMLRoot(p *profile.Profile, r *profile.Root, id string, o HTMLOptions, 
 		simQ = hr.Q
 	}
 	hr.Sim = newHTMLSim(r, simQ, o.Lines)
+	hr.WorkSpan = newHTMLWorkSpan(r, o.Lines)
 
 	// The heap band chart.
 	switch {

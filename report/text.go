@@ -185,6 +185,7 @@ func root(w io.Writer, p *profile.Profile, r *profile.Root, o Options) {
 	fmt.Fprintf(w, "  serial peak %s; work %d, span %d, %d strands, %d spawns; %d censuses, at most %s allocated between two\n",
 		serial, r.Work, r.Span, r.Strands, r.Spawns, r.Censuses, Bytes(r.CensusError))
 	simulated(w, r, o.Ps, o.Lines)
+	workSpan(w, r, o.Lines)
 	if o.Lines > 0 && len(r.MHWM) > 0 {
 		q := o.Q
 		if q == 0 {

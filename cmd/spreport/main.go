@@ -27,7 +27,9 @@
 // lists the worst case by the static type of the values allocated
 // ([]byte, *main.Node, …) instead of by line, html adds that table and
 // draws the heap bands by type, and pprof splits each line's sample by
-// type under the label "type".
+// type under the label "type". For a root recorded by spbuild run
+// -simulate, show and html also give the work and span per spawn site
+// (in strands, deterministic, and in wall-clock time, which varies).
 //
 // A diff of two profiles has a noise floor (-noise, default max(32 KiB,
 // 1 %) of a line's or root's larger figure): lines that moved within it

@@ -231,6 +231,8 @@ func sizeString(n int64) string {
 //   - by type (validateTypes): a line's or heap sample's types, when
 //     it has them, named, in increasing order, and summing to its
 //     figures;
+//   - regions (validateRegions): the root's first, each site once,
+//     1 ≤ outermost ≤ instances, span within work in both units;
 //   - the threshold answer's p within 1 … pmax and its m ≥ 1;
 //   - simulated runs only with a simulation, whose counts are never
 //     negative and whose weights are named; each run's policy one of
@@ -415,6 +417,9 @@ func (p *Profile) validateRoot(i int, bad func(string, ...any) error) error {
 		}
 	}
 	if err := validateTypes(r, bad); err != nil {
+		return err
+	}
+	if err := validateRegions(r, bad); err != nil {
 		return err
 	}
 	return validateSimulation(r, bad)

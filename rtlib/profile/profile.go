@@ -113,6 +113,10 @@ type Root struct {
 	// Simulated holds the schedule simulations of the root's recorded
 	// graph, by policy (df, bf, ws, go) then p.
 	Simulated []Simulated `json:"simulated,omitempty"`
+	// Regions are the work and span per spawn site of the recorded graph
+	// (spbuild run -simulate), the root's first, then by site; nil when
+	// the root was not recorded.
+	Regions []Region `json:"regions,omitempty"`
 }
 
 // Simulation describes a root's recorded computation graph (package
