@@ -193,6 +193,41 @@ func TestHTMLInBrowser(t *testing.T) {
 		}
 	})
 
+	t.Run("dom-types", func(t *testing.T) {
+		t.Parallel()
+		// -by type: the table of types and the heap bands by type
+		// survive the script; the table is the server's, largest first.
+		// So does the table of work and span per spawn site.
+		file := filepath.Join(dir, "types.html")
+		if err := os.WriteFile(file, []byte(writeTestHTML(t, regionsProfile(t), HTMLOptions{By: "type"})), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		dom := string(runChromium(t, bin, "file://"+filepath.ToSlash(file), "--dump-dom"))
+		doc, err := parseTestHTML(dom)
+		if err != nil {
+			t.Fatalf("DOM dump does not parse: %v", err)
+		}
+		if doc.one(t, "body").Attr["data-ready"] != "1" {
+			t.Fatal("the script did not finish")
+		}
+		sec := doc.one(t, "#root-0")
+		rows := sec.one(t, "tbody.typerows").sel("tr")
+		if len(rows) < 4 || !strings.HasPrefix(rows[0].text(), "[]byte") || !strings.Contains(rows[0].text(), "4 MiB") {
+			t.Fatalf("type rows after the script: %d, first %q", len(rows), rows[0].text())
+		}
+		legend := sec.one(t, "ol.bandlegend").text()
+		if !strings.Contains(legend, "*main.block") || strings.Contains(legend, "main.go:") {
+			t.Errorf("band legend by type %q", legend)
+		}
+		if n := len(sec.one(t, "svg.bandchart").sel("path.band")); n < 4 {
+			t.Errorf("%d heap bands by type, want at least 4", n)
+		}
+		ws := sec.one(t, "tbody.wsrows").sel("tr")
+		if len(ws) != 3 || !strings.HasPrefix(ws[0].text(), "(root)") || !strings.Contains(ws[2].text(), "1 outermost") {
+			t.Errorf("work and span rows after the script: %d", len(ws))
+		}
+	})
+
 	t.Run("screenshot", func(t *testing.T) {
 		t.Parallel()
 		shot := filepath.Join(dir, "report.png")

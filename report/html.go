@@ -23,7 +23,8 @@ type HTMLOptions struct {
 	Title string // the command line or flags of the run, shown in the title
 	Q     int    // processor count of the per-line view; 0 means pmax
 	Lines int    // lines listed per root (0 means 20)
-	// By groups the heap bands: "line" (default) or "func".
+	// By groups the heap bands: "line" (default), "func" or "type"
+	// (with "type" the page also has the worst case by type).
 	By string
 	// Diff, when set, adds the diff view (from DiffProfiles or DiffPs).
 	Diff *Diff
@@ -37,6 +38,9 @@ type HTMLOptions struct {
 //go:embed html.tmpl
 var htmlTemplateText string
 
+//go:embed htmlviews.tmpl
+var htmlViewsText string
+
 //go:embed html.css
 var htmlCSS string
 
@@ -46,7 +50,7 @@ var htmlJS string
 // htmlTemplate is parsed on first use, not when a program linking the
 // package starts.
 var htmlTemplate = sync.OnceValue(func() *template.Template {
-	return template.Must(template.New("page").Parse(htmlTemplateText))
+	return template.Must(template.Must(template.New("page").Parse(htmlTemplateText)).Parse(htmlViewsText))
 })
 
 // WriteHTML writes one self-contained HTML page for p.
@@ -141,7 +145,12 @@ type htmlRoot struct {
 	Bars      []htmlBar
 	MoreBars  int
 
-	By       string // "line" or "function"
+	By string // "line", "function" or "type"
+	// Types is the worst case by type (By "type"), nil otherwise.
+	Types *htmlTypes
+	// WorkSpan is the work and span per spawn site, nil when the root
+	// was not recorded.
+	WorkSpan *htmlWorkSpan
 	Heap     *htmlBandChart
 	HeapNote string
 	HeapHead string
@@ -243,6 +252,9 @@ func newHTMLPage(p *profile.Profile, o HTMLOptions) *htmlPage {
 	if byFunc {
 		pg.By = "function"
 	}
+	if o.By == "type" {
+		pg.By = "type"
+	}
 	if pg.Program == "" {
 		pg.Program = "(unnamed program)"
 	}
@@ -338,6 +350,9 @@ func newHTMLRoot(p *profile.Profile, r *profile.Root, id string, o HTMLOptions, 
 	if byFunc {
 		hr.By = "function"
 	}
+	if o.By == "type" {
+		hr.By = "type"
+	}
 	par := ""
 	if r.Span > 0 {
 		par = fmt.Sprintf(" (parallelism %.1f)", float64(r.Work)/float64(r.Span))
@@ -426,6 +441,9 @@ func newHTMLRoot(p *profile.Profile, r *profile.Root, id string, o HTMLOptions, 
 			hr.Bars = append(hr.Bars, bar)
 		}
 		data = newHTMLRootData(r, id, a, o.Lines)
+		if o.By == "type" {
+			hr.Types = newHTMLTypes(r, a, o.Lines)
+		}
 	}
 
 	simQ := q
@@ -433,6 +451,7 @@ func newHTMLRoot(p *profile.Profile, r *profile.Root, id string, o HTMLOptions, 
 		simQ = hr.Q
 	}
 	hr.Sim = newHTMLSim(r, simQ, o.Lines)
+	hr.WorkSpan = newHTMLWorkSpan(r, o.Lines)
 
 	// The heap band chart.
 	switch {
@@ -441,7 +460,11 @@ func newHTMLRoot(p *profile.Profile, r *profile.Root, id string, o HTMLOptions, 
 	case r.Heap == nil || len(r.Heap.Samples) == 0:
 		hr.HeapNote = "No heap profile was recorded for this root."
 	default:
-		hr.Heap = newHTMLBandChart(r, byFunc)
+		if o.By == "type" {
+			hr.Heap = newHTMLBandChartOf(r, htmlTypeSeries(r), "types")
+		} else {
+			hr.Heap = newHTMLBandChart(r, byFunc)
+		}
 		if hr.Heap == nil {
 			hr.HeapNote = "The serial run's heap held no bytes the profile attributes to a line."
 			break

@@ -160,11 +160,8 @@ func htmlOrderBands(series []htmlSeries, weights []float64, minShare float64, ma
 // htmlHeapSeries groups a root's heap samples by line ("file:line func")
 // or, with byFunc, by function.
 func htmlHeapSeries(r *profile.Root, byFunc bool) []htmlSeries {
-	h := r.Heap
-	n := len(h.Samples)
-	idx := map[string]int{}
-	var out []htmlSeries
-	for si, s := range h.Samples {
+	set := newHTMLSeriesSet(len(r.Heap.Samples))
+	for si, s := range r.Heap.Samples {
 		for _, lb := range s.Lines {
 			if lb.Index < 0 || lb.Index >= len(r.Lines) {
 				continue
@@ -177,14 +174,30 @@ func htmlHeapSeries(r *profile.Root, byFunc bool) []htmlSeries {
 					name = "(unknown function)"
 				}
 			}
-			k, ok := idx[name]
-			if !ok {
-				k = len(out)
-				idx[name] = k
-				out = append(out, htmlSeries{Name: name, Text: text, Values: make([]int64, n)})
-			}
-			out[k].Values[si] += lb.Bytes
+			set.add(name, text, si, lb.Bytes)
 		}
 	}
-	return out
+	return set.out
+}
+
+// htmlSeriesSet collects series of n samples by name.
+type htmlSeriesSet struct {
+	n   int
+	idx map[string]int
+	out []htmlSeries
+}
+
+func newHTMLSeriesSet(n int) *htmlSeriesSet {
+	return &htmlSeriesSet{n: n, idx: map[string]int{}}
+}
+
+// add adds bytes to sample i of the series name (with text, when new).
+func (s *htmlSeriesSet) add(name, text string, i int, bytes int64) {
+	k, ok := s.idx[name]
+	if !ok {
+		k = len(s.out)
+		s.idx[name] = k
+		s.out = append(s.out, htmlSeries{Name: name, Text: text, Values: make([]int64, s.n)})
+	}
+	s.out[k].Values[i] += bytes
 }

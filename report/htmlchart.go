@@ -237,6 +237,19 @@ type htmlBandView struct {
 }
 
 func newHTMLBandChart(r *profile.Root, byFunc bool) *htmlBandChart {
+	if r.Heap == nil || len(r.Heap.Samples) == 0 {
+		return nil
+	}
+	what := "lines"
+	if byFunc {
+		what = "functions"
+	}
+	return newHTMLBandChartOf(r, htmlHeapSeries(r, byFunc), what)
+}
+
+// newHTMLBandChartOf draws the band chart of series, one value per heap
+// sample of r each; what names the series in the plural ("lines").
+func newHTMLBandChartOf(r *profile.Root, series []htmlSeries, what string) *htmlBandChart {
 	h := r.Heap
 	if h == nil || len(h.Samples) == 0 {
 		return nil
@@ -263,7 +276,6 @@ func newHTMLBandChart(r *profile.Root, byFunc bool) *htmlBandChart {
 		c.XLabel = "strands run (the serial run's clock)"
 	}
 	c.YLabel = "live heap"
-	series := htmlHeapSeries(r, byFunc)
 	bands := htmlOrderBands(series, htmlStepWeights(xs), htmlBandMinShare, htmlBandMax)
 	if len(bands) == 0 {
 		return nil
@@ -327,10 +339,6 @@ func newHTMLBandChart(r *profile.Root, byFunc bool) *htmlBandChart {
 		v := htmlBandView{Name: b.Name, Text: b.Text, Other: b.Other, Color: colors[bi],
 			Share: strconv.FormatFloat(100*b.Share, 'f', 1, 64) + "%"}
 		if b.Other {
-			what := "lines"
-			if byFunc {
-				what = "functions"
-			}
 			v.Name = fmt.Sprintf("%s (%d %s)", b.Name, b.Folded, what)
 			if b.Folded == 1 {
 				v.Name = fmt.Sprintf("%s (1 %s)", b.Name, strings.TrimSuffix(what, "s"))

@@ -22,6 +22,9 @@ type PprofOptions struct {
 	Qs []int
 	// Root selects one root by name; "" writes every root.
 	Root string
+	// By is "line" (default: one sample per line) or "type": one sample
+	// per line and type, labelled "type" (pprofByType).
+	By string
 }
 
 // WritePprof writes p as a gzipped pprof protobuf profile (github.com/google/pprof/profile).
@@ -30,7 +33,8 @@ type PprofOptions struct {
 // alloc_space (bytes) and alloc_objects (count); the default is mhwm_ of
 // the largest q. Each line of a root with a non-zero value is one sample
 // whose stack is the line's location under a frame "root <name>", and
-// whose label "root" is the root's name. A line's mhwm_<q> is its share of
+// whose label "root" is the root's name; with o.By "type", one sample per
+// line and type, with the label "type" (pprofByType). A line's mhwm_<q> is its share of
 // the worst case at q (Root.LineMHWM), so a root's samples sum to MHWM_q.
 func WritePprof(w io.Writer, p *profile.Profile, o PprofOptions) error {
 	prof, err := toPprof(p, o)
@@ -132,11 +136,16 @@ func toPprof(p *profile.Profile, o PprofOptions) (*pprof.Profile, error) {
 			if p.SourceRoot != "" && !filepath.IsAbs(file) {
 				file = filepath.Join(p.SourceRoot, file)
 			}
-			prof.Sample = append(prof.Sample, &pprof.Sample{
+			s := &pprof.Sample{
 				Location: []*pprof.Location{b.location(l.Func, file, l.Line), b.location("root "+r.Name, "", 0)},
 				Value:    vs,
 				Label:    map[string][]string{"root": {r.Name}},
-			})
+			}
+			if o.By == "type" {
+				prof.Sample = append(prof.Sample, pprofByType(s, r, l, qs)...)
+			} else {
+				prof.Sample = append(prof.Sample, s)
+			}
 		}
 	}
 	return prof, nil

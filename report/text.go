@@ -27,6 +27,9 @@ type Options struct {
 	Q int
 	// Root, when set, limits the report to the root of that name.
 	Root string
+	// By groups the worst case at Q: "line" (default, the per-line
+	// table) or "type" (the table by type, ByType).
+	By string
 }
 
 // SelectRoots returns the roots of p named name, or all of them when name
@@ -182,12 +185,17 @@ func root(w io.Writer, p *profile.Profile, r *profile.Root, o Options) {
 	fmt.Fprintf(w, "  serial peak %s; work %d, span %d, %d strands, %d spawns; %d censuses, at most %s allocated between two\n",
 		serial, r.Work, r.Span, r.Strands, r.Spawns, r.Censuses, Bytes(r.CensusError))
 	simulated(w, r, o.Ps, o.Lines)
+	workSpan(w, r, o.Lines)
 	if o.Lines > 0 && len(r.MHWM) > 0 {
 		q := o.Q
 		if q == 0 {
 			q = p.PMax
 		}
-		lines(w, r, q, o.Lines)
+		if o.By == "type" {
+			typesTable(w, r, q, o.Lines)
+		} else {
+			lines(w, r, q, o.Lines)
+		}
 	}
 }
 
@@ -215,8 +223,7 @@ func topLines(r *profile.Root, q int) []lineShare {
 // lines lists the largest shares of MHWM_q with their split and source.
 func lines(w io.Writer, r *profile.Root, q, n int) {
 	total, _ := r.MHWMAt(q)
-	if _, ok := r.AttributedAt(q); !ok {
-		fmt.Fprintf(w, "  no per-line figures for p=%d: %s\n", q, attributedHint(r))
+	if !sharesAt(w, r, q) {
 		return
 	}
 	ls := topLines(r, q)
@@ -232,14 +239,7 @@ func lines(w io.Writer, r *profile.Root, q, n int) {
 			break
 		}
 		l := s.l
-		share := "-"
-		if total > 0 {
-			share = fmt.Sprintf("%.1f%%", 100*float64(s.bytes)/float64(total))
-		}
-		how := fmt.Sprintf("%s in %d", Bytes(l.AllocBytes), l.Allocs)
-		if l.Allocs == 0 {
-			how = Bytes(l.AllocBytes) + " by uninstrumented code"
-		}
+		share, how := shareOf(s.bytes, total), allocated(l.AllocBytes, l.Allocs)
 		fmt.Fprintf(tw, "    %s:%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", l.File, l.Line, l.Func, Bytes(s.bytes), share,
 			dash(s.split.Running), dash(s.split.Completed), dash(s.split.Suspended), how, l.Text)
 	}
@@ -247,6 +247,33 @@ func lines(w io.Writer, r *profile.Root, q, n int) {
 	if more > 0 {
 		fmt.Fprintf(w, "    … %d more lines\n", more)
 	}
+}
+
+// sharesAt reports whether r has per-line shares of MHWM_q, and says
+// why not on w when it has none.
+func sharesAt(w io.Writer, r *profile.Root, q int) bool {
+	if _, ok := r.AttributedAt(q); !ok {
+		fmt.Fprintf(w, "  no per-line figures for p=%d: %s\n", q, attributedHint(r))
+		return false
+	}
+	return true
+}
+
+// shareOf formats part as a percentage of total, "-" for no total.
+func shareOf(part, total int64) string {
+	if total <= 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f%%", 100*float64(part)/float64(total))
+}
+
+// allocated says what was allocated: "bytes in n", or the bytes of
+// uninstrumented code, whose allocations are not counted.
+func allocated(bytes, n int64) string {
+	if n == 0 {
+		return Bytes(bytes) + " by uninstrumented code"
+	}
+	return fmt.Sprintf("%s in %d", Bytes(bytes), n)
 }
 
 // dash formats a byte count, "-" for none.

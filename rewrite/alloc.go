@@ -41,7 +41,7 @@ func (r *fileRewriter) builtinOrConversion(c *dstutil.Cursor, n *dst.CallExpr, a
 		r.makeCall(c, n, ac)
 	case "new":
 		if r.kind(ac.Lparen) == escape.Heap {
-			r.replaceExpr(c, n, r.rtCall("New", r.site(ac.Lparen, "New"), n))
+			r.replaceExpr(c, n, r.rtCall("New", r.typedSite(ac.Lparen, "New", r.in.Info.TypeOf(ac)), n))
 		}
 	case "append":
 		r.appendCall(c, n, ac)
@@ -73,19 +73,19 @@ func (r *fileRewriter) makeCall(c *dstutil.Cursor, n *dst.CallExpr, ac *ast.Call
 	switch t.Underlying().(type) {
 	case *types.Chan:
 		// The compiler does not report make(chan): always on the heap.
-		r.replaceExpr(c, n, r.rtCall("Chan", r.site(ac.Lparen, "Make"), n))
+		r.replaceExpr(c, n, r.rtCall("Chan", r.typedSite(ac.Lparen, "Make", t), n))
 	case *types.Map:
 		if r.kind(ac.Lparen) == escape.Heap {
-			r.replaceExpr(c, n, r.rtCall("Map", r.site(ac.Lparen, "Make"), n))
+			r.replaceExpr(c, n, r.rtCall("Map", r.typedSite(ac.Lparen, "Make", t), n))
 		}
 	case *types.Slice:
 		switch r.kind(ac.Lparen) {
 		case escape.Heap:
-			r.replaceExpr(c, n, r.rtCall("Slice", r.site(ac.Lparen, "Make"), n))
+			r.replaceExpr(c, n, r.rtCall("Slice", r.typedSite(ac.Lparen, "Make", t), n))
 		case escape.Stack:
 			// A non-constant size: heap past 32 bytes.
 			if !r.constArgs(ac.Args[1:]) {
-				r.replaceExpr(c, n, r.rtCall("SmallSlice", r.site(ac.Lparen, "Make"), n))
+				r.replaceExpr(c, n, r.rtCall("SmallSlice", r.typedSite(ac.Lparen, "Make", t), n))
 			}
 		}
 	}
@@ -119,7 +119,7 @@ func (r *fileRewriter) appendCall(c *dstutil.Cursor, n *dst.CallExpr, ac *ast.Ca
 	}
 	var repl *dst.CallExpr
 	if r.appendFits(ac) {
-		repl = r.rtCall("Append", append([]dst.Expr{r.site(ac.Lparen, "Append")}, n.Args...)...)
+		repl = r.rtCall("Append", append([]dst.Expr{r.typedSite(ac.Lparen, "Append", r.in.Info.TypeOf(ac))}, n.Args...)...)
 	} else {
 		w := r.witness(ac.Args[0], n.Args[0], ac.Lparen)
 		if w == nil {
@@ -127,7 +127,7 @@ func (r *fileRewriter) appendCall(c *dstutil.Cursor, n *dst.CallExpr, ac *ast.Ca
 			return
 		}
 		repl = &dst.CallExpr{Fun: &dst.SelectorExpr{X: r.rtCall("SliceOf", w), Sel: dst.NewIdent("Append")},
-			Args: append([]dst.Expr{r.site(ac.Lparen, "Append")}, n.Args...)}
+			Args: append([]dst.Expr{r.typedSite(ac.Lparen, "Append", r.in.Info.TypeOf(ac))}, n.Args...)}
 	}
 	repl.Ellipsis = n.Ellipsis
 	r.replaceExpr(c, n, repl)
@@ -164,7 +164,7 @@ func (r *fileRewriter) appendString(c *dstutil.Cursor, n *dst.CallExpr, ac *ast.
 		}
 		str = &dst.CallExpr{Fun: dst.NewIdent("string"), Args: []dst.Expr{str}}
 	}
-	r.replaceExpr(c, n, r.rtCall("AppendString", r.site(ac.Lparen, "Append"), n.Args[0], str))
+	r.replaceExpr(c, n, r.rtCall("AppendString", r.typedSite(ac.Lparen, "Append", r.in.Info.TypeOf(ac)), n.Args[0], str))
 }
 
 // coreOf is coreType, nil for nil.
@@ -189,11 +189,11 @@ func (r *fileRewriter) conversion(c *dstutil.Cursor, n *dst.CallExpr, ac *ast.Ca
 	switch {
 	case isString(to) && (isByteOrRuneSlice(from) || isInteger(from)):
 		if r.kind(p) == escape.Heap {
-			r.replaceExpr(c, n, r.rtCall(stringHook(to), r.site(p, "String"), n))
+			r.replaceExpr(c, n, r.rtCall(stringHook(to), r.typedSite(p, "String", to), n))
 		}
 	case isByteOrRuneSlice(to) && isString(from):
 		if r.kind(p) == escape.Heap {
-			r.replaceExpr(c, n, r.rtCall("Slice", r.site(p, "Conv"), n))
+			r.replaceExpr(c, n, r.rtCall("Slice", r.typedSite(p, "Conv", to), n))
 		}
 	}
 }
@@ -245,9 +245,9 @@ func (r *fileRewriter) compositeLit(c *dstutil.Cursor, n *dst.CompositeLit) {
 	}
 	switch t.Underlying().(type) {
 	case *types.Slice:
-		r.replaceExpr(c, n, r.rtCall("Slice", r.site(al.Lbrace, "Lit"), n))
+		r.replaceExpr(c, n, r.rtCall("Slice", r.typedSite(al.Lbrace, "Lit", t), n))
 	case *types.Map:
-		r.replaceExpr(c, n, r.rtCall("Map", r.site(al.Lbrace, "Lit"), n))
+		r.replaceExpr(c, n, r.rtCall("Map", r.typedSite(al.Lbrace, "Lit", t), n))
 	}
 }
 
@@ -264,7 +264,7 @@ func (r *fileRewriter) concat(c *dstutil.Cursor, n *dst.BinaryExpr) {
 	if r.kind(ab.OpPos) != escape.Heap {
 		return
 	}
-	r.replaceExpr(c, n, r.rtCall(stringHook(r.in.Info.TypeOf(ab)), r.site(ab.OpPos, "String"), n))
+	r.replaceExpr(c, n, r.rtCall(stringHook(r.in.Info.TypeOf(ab)), r.typedSite(ab.OpPos, "String", r.in.Info.TypeOf(ab)), n))
 }
 
 // assign instruments s += t for strings, which the compiler never
@@ -284,7 +284,7 @@ func (r *fileRewriter) assign(c *dstutil.Cursor, n *dst.AssignStmt) {
 	}
 	sum := &dst.BinaryExpr{X: dst.Clone(n.Lhs[0]).(dst.Expr), Op: token.ADD, Y: n.Rhs[0]}
 	n.Tok = token.ASSIGN
-	n.Rhs[0] = r.rtCall(stringHook(r.in.Info.TypeOf(as.Lhs[0])), r.site(as.TokPos, "String"), sum)
+	n.Rhs[0] = r.rtCall(stringHook(r.in.Info.TypeOf(as.Lhs[0])), r.typedSite(as.TokPos, "String", r.in.Info.TypeOf(as.Lhs[0])), sum)
 }
 
 // pure reports whether e can be evaluated twice with the same effect:
@@ -312,7 +312,11 @@ func (r *fileRewriter) movedVarHook(id *ast.Ident, fn string) dst.Stmt {
 	if id == nil || id.Name == "_" || r.kind(id.Pos()) != escape.Moved {
 		return nil
 	}
-	return &dst.ExprStmt{X: r.rtCall("Var", r.siteNamed(id.Pos(), "Var", fn), &dst.UnaryExpr{Op: token.AND, X: dst.NewIdent(id.Name)})}
+	site := r.siteNamed(id.Pos(), "Var", fn)
+	if obj := r.in.Info.ObjectOf(id); obj != nil {
+		r.sites[len(r.sites)-1].Type = siteTypeName(obj.Type())
+	}
+	return &dst.ExprStmt{X: r.rtCall("Var", site, &dst.UnaryExpr{Op: token.AND, X: dst.NewIdent(id.Name)})}
 }
 
 // movedVars adds rt.Var hooks after a statement in a list that declares

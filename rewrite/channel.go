@@ -39,7 +39,7 @@ func (r *fileRewriter) unary(c *dstutil.Cursor, n *dst.UnaryExpr) {
 	switch n.Op {
 	case token.AND:
 		if _, ok := ast.Unparen(au.X).(*ast.CompositeLit); ok && r.kind(au.OpPos) == escape.Heap {
-			r.replaceExpr(c, n, r.rtCall("New", r.site(au.OpPos, "New"), n))
+			r.replaceExpr(c, n, r.rtCall("New", r.typedSite(au.OpPos, "New", r.in.Info.TypeOf(au)), n))
 		}
 	case token.ARROW:
 		if r.skip[n] {

@@ -66,6 +66,10 @@ type SiteInfo struct {
 	Line, Col int
 	Func      string
 	Op        string // the name of an rtlib.Op constant without "Op": "Go", "Make"
+	// Type is an allocation site's static type (siteTypeName): the value
+	// the allocating expression yields, or a moved variable's type; ""
+	// for other sites.
+	Type string
 }
 
 // Warning is a construct the rewriter did not instrument, or instrumented

@@ -87,6 +87,9 @@ func (r *fileRewriter) addImportAndTable(name string) {
 			kv("Func", &dst.BasicLit{Kind: token.STRING, Value: strconv.Quote(s.Func)}),
 			kv("Op", r.rtSel("Op"+s.Op)),
 		}}
+		if s.Type != "" {
+			lit.Elts = append(lit.Elts, kv("Type", &dst.BasicLit{Kind: token.STRING, Value: strconv.Quote(s.Type)}))
+		}
 		lit.Decs.Before = dst.NewLine
 		lit.Decs.After = dst.NewLine
 		elts = append(elts, lit)

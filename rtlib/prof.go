@@ -605,11 +605,13 @@ func (lt *lineTable) row(site Site) *profile.Line {
 // share of MHWM_q for the attributed q) and the serial heap series.
 func (r *proot) lines(res *mhwm.Result, out *profile.Root) {
 	lt := &lineTable{rows: map[lineKey]*profile.Line{}, bySit: map[Site]lineKey{}, text: &sourceCache{}}
+	tt := newTypeTable(lt)
 	for s, n := range r.allocB {
 		if n != 0 || r.allocN[s] != 0 {
 			l := lt.row(Site(s))
 			l.AllocBytes += n
 			l.Allocs += r.allocN[s]
+			tt.alloc(Site(s), n, r.allocN[s])
 		}
 	}
 	if res.MHWM != nil {
@@ -629,6 +631,7 @@ func (r *proot) lines(res *mhwm.Result, out *profile.Root) {
 				}
 				l := lt.row(Site(sh.Site))
 				l.MHWMBytes[key] += sh.Total()
+				tt.share(Site(sh.Site), key, sh.Total())
 				if l.MHWMSplit == nil {
 					l.MHWMSplit = map[string]profile.Split{}
 				}
@@ -647,6 +650,7 @@ func (r *proot) lines(res *mhwm.Result, out *profile.Root) {
 			lt.row(Site(sb.Site))
 		}
 	}
+	tt.attach()
 	rows := make([]profile.Line, 0, len(lt.rows))
 	for _, l := range lt.rows {
 		rows = append(rows, *l)
@@ -670,7 +674,7 @@ func (r *proot) lines(res *mhwm.Result, out *profile.Root) {
 	}
 	h := &profile.Heap{WallByteSeconds: byteNs / 1e9, Samples: []profile.HeapSample{}}
 	for _, pt := range points {
-		hs := profile.HeapSample{Strand: pt.Strand, WallSeconds: float64(pt.Time) / 1e9, Bytes: pt.Bytes}
+		hs := profile.HeapSample{Strand: pt.Strand, WallSeconds: float64(pt.Time) / 1e9, Bytes: pt.Bytes, Types: tt.sample(pt.Sites)}
 		byLine := map[int]int64{}
 		for _, sb := range pt.Sites {
 			byLine[index[lt.bySit[Site(sb.Site)]]] += sb.Bytes

@@ -66,6 +66,11 @@ type SiteInfo struct {
 	// arguments.
 	Func string
 	Op   Op
+	// Type is an allocation site's static type as Go source writes it,
+	// named types qualified by their package's name ("[]byte",
+	// "*main.Node"): the value its expression yields, or a moved
+	// variable's type. "" for other sites (typeOf names them).
+	Type string
 }
 
 // SiteRecord is a registered site with its file and package.

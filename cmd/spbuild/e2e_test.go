@@ -65,6 +65,7 @@ var examples = []struct {
 	{dir: "tiles", exact: true, want: func(p int64) int64 { return 16*128*kib + min(p, 16)*2*mib }},
 	{dir: "tileslimit", exact: true, want: func(p int64) int64 { return 16*128*kib + min(p, 16, 3)*2*mib }},
 	{dir: "explosion", exact: true, want: func(int64) int64 { return 8 * mib }},
+	{dir: "types", exact: true, want: func(p int64) int64 { return 4*128*kib + min(p, 4)*(mib+512*kib+256*kib) }},
 	{dir: "pipeline", atMost: 2*48*32*kib + 256*kib, atLeast: 32 * kib},
 	{dir: "workerpool", atMost: 24*(256*kib+8*kib) + 256*kib, atLeast: 24*8*kib + 256*kib},
 }

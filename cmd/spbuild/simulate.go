@@ -61,6 +61,7 @@ func (f *simFlags) simulate(prof *profile.Profile, path string, ps []int) error 
 			return fmt.Errorf("simulate %s: %w", g.Name, err)
 		}
 		r.Simulation = sim.Describe(g, opt)
+		r.Regions = sim.Regions(g)
 		r.Simulated = r.Simulated[:0]
 		for _, res := range rs {
 			r.Simulated = append(r.Simulated, sim.ForProfile(g, res))
@@ -69,7 +70,7 @@ func (f *simFlags) simulate(prof *profile.Profile, path string, ps []int) error 
 	if err := prof.Validate(); err != nil {
 		// A simulation the format refuses must not cost the profile.
 		for i := range prof.Roots {
-			prof.Roots[i].Simulation, prof.Roots[i].Simulated = nil, nil
+			prof.Roots[i].Simulation, prof.Roots[i].Simulated, prof.Roots[i].Regions = nil, nil, nil
 		}
 		return fmt.Errorf("simulate: results left out: %w", err)
 	}

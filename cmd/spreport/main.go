@@ -3,12 +3,12 @@
 //
 // Usage:
 //
-//	spreport show  [-q n] [-p list] [-lines n] [-root name] profile.json
+//	spreport show  [-q n] [-p list] [-by line|type] [-lines n] [-root name] profile.json
 //	spreport curve [-lines n] [-root name] profile.json
 //	spreport diff  [-q n] [-max-increase PCT|SIZE] [-noise SIZE,PCT] [-format text|markdown|github] [-lines n] [-root name] base.json change.json
 //	spreport diff  -qs q,q2 [flags] profile.json
-//	spreport html  [-o file] [-q n] [-by line|func] [-lines n] [-diff base.json [-noise SIZE,PCT] | -qs q,q2] profile.json
-//	spreport pprof [-o file] [-q list] [-root name] profile.json
+//	spreport html  [-o file] [-q n] [-by line|func|type] [-lines n] [-diff base.json [-noise SIZE,PCT] | -qs q,q2] profile.json
+//	spreport pprof [-o file] [-q list] [-by line|type] [-root name] profile.json
 //
 // show prints, per root, MHWM_p for the chosen p with the serial peak and
 // whether the figures are exact, then the lines that make up the worst
@@ -23,7 +23,13 @@
 // first. html writes one self-contained page (charts, source of the
 // files below the profile's source root, the serial run's heap over
 // time, a diff view); pprof writes a pprof profile with sample types mhwm_<q>,
-// alloc_space and alloc_objects for go tool pprof.
+// alloc_space and alloc_objects for go tool pprof. With -by type, show
+// lists the worst case by the static type of the values allocated
+// ([]byte, *main.Node, …) instead of by line, html adds that table and
+// draws the heap bands by type, and pprof splits each line's sample by
+// type under the label "type". For a root recorded by spbuild run
+// -simulate, show and html also give the work and span per spawn site
+// (in strands, deterministic, and in wall-clock time, which varies).
 //
 // A diff of two profiles has a noise floor (-noise, default max(32 KiB,
 // 1 %) of a line's or root's larger figure): lines that moved within it
@@ -53,12 +59,12 @@ import (
 )
 
 const usage = `usage:
-	spreport show  [-q n] [-p list] [-lines n] [-root name] profile.json
+	spreport show  [-q n] [-p list] [-by line|type] [-lines n] [-root name] profile.json
 	spreport curve [-lines n] [-root name] profile.json
 	spreport diff  [-q n] [-max-increase PCT|SIZE] [-noise SIZE,PCT] [-format text|markdown|github] [-lines n] [-root name] base.json change.json
 	spreport diff  -qs q,q2 [flags] profile.json
-	spreport html  [-o file] [-q n] [-by line|func] [-lines n] [-diff base.json [-noise SIZE,PCT] | -qs q,q2] profile.json
-	spreport pprof [-o file] [-q list] [-root name] profile.json
+	spreport html  [-o file] [-q n] [-by line|func|type] [-lines n] [-diff base.json [-noise SIZE,PCT] | -qs q,q2] profile.json
+	spreport pprof [-o file] [-q list] [-by line|type] [-root name] profile.json
 Run 'spreport <command> -h' for the flags of a command.
 `
 
@@ -194,16 +200,20 @@ func onlyRoot(p *profile.Profile, name string) (*profile.Profile, error) {
 }
 
 func cmdShow(args []string, stdout io.Writer) error {
-	fs := flags("show", "show [-q n] [-p list] [-lines n] [-root name] profile.json")
+	fs := flags("show", "show [-q n] [-p list] [-by line|type] [-lines n] [-root name] profile.json")
 	q := fs.Int("q", 0, "processor count of the per-line table (default the largest)")
 	plist := fs.String("p", "", "processor counts of the MHWM table, comma-separated (default 1, 2, 4, …, pmax)")
-	lines := fs.Int("lines", 10, "lines listed per root")
+	lines := fs.Int("lines", 10, "lines (or types) listed per root")
+	by := fs.String("by", "line", "the worst case by line or by type")
 	root := fs.String("root", "", "report only the root of this name")
 	p, err := parseOne(fs, stdout, args)
 	if err != nil {
 		return err
 	}
-	o := report.Options{Q: *q, Lines: *lines, Root: *root}
+	if *by != "line" && *by != "type" {
+		return usageError{fmt.Sprintf("-by %q: want line or type", *by)}
+	}
+	o := report.Options{Q: *q, Lines: *lines, Root: *root, By: *by}
 	if *plist != "" {
 		if o.Ps, err = intList("p", *plist); err != nil {
 			return err
@@ -386,10 +396,10 @@ func repoPrefix(sourceRoot string) string {
 }
 
 func cmdHTML(args []string, stdout io.Writer) error {
-	fs := flags("html", "html [-o file] [-q n] [-by line|func] [-lines n] [-diff base.json [-noise SIZE,PCT] | -qs q,q2] profile.json")
+	fs := flags("html", "html [-o file] [-q n] [-by line|func|type] [-lines n] [-diff base.json [-noise SIZE,PCT] | -qs q,q2] profile.json")
 	out := fs.String("o", "spgo.html", "output file (- for standard output)")
 	q := fs.Int("q", 0, "processor count of the per-line view (default the largest)")
-	by := fs.String("by", "line", "heap bands by line or func")
+	by := fs.String("by", "line", "heap bands by line, func or type (type adds the worst case by type)")
 	lines := fs.Int("lines", 20, "lines listed per root")
 	base := fs.String("diff", "", "add a diff view against this baseline profile")
 	qs := fs.String("qs", "", "add a diff view of two processor counts q,q2 of the profile")
@@ -398,8 +408,8 @@ func cmdHTML(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if *by != "line" && *by != "func" {
-		return usageError{fmt.Sprintf("-by %q: want line or func", *by)}
+	if *by != "line" && *by != "func" && *by != "type" {
+		return usageError{fmt.Sprintf("-by %q: want line, func or type", *by)}
 	}
 	if *base != "" && *qs != "" {
 		return usageError{"-diff and -qs exclude each other"}
@@ -420,15 +430,19 @@ func cmdHTML(args []string, stdout io.Writer) error {
 }
 
 func cmdPprof(args []string, stdout io.Writer) error {
-	fs := flags("pprof", "pprof [-o file] [-q list] [-root name] profile.json")
+	fs := flags("pprof", "pprof [-o file] [-q list] [-by line|type] [-root name] profile.json")
 	out := fs.String("o", "spgo.pb.gz", "output file (- for standard output)")
 	qlist := fs.String("q", "", "processor counts given a sample type mhwm_<q>, comma-separated (default 1, 2, 4, …, pmax)")
 	root := fs.String("root", "", "write only the root of this name")
+	by := fs.String("by", "line", "one sample per line, or per line and type with the label type")
 	p, err := parseOne(fs, stdout, args)
 	if err != nil {
 		return err
 	}
-	o := report.PprofOptions{Root: *root}
+	if *by != "line" && *by != "type" {
+		return usageError{fmt.Sprintf("-by %q: want line or type", *by)}
+	}
+	o := report.PprofOptions{Root: *root, By: *by}
 	if *qlist != "" {
 		if o.Qs, err = intList("q", *qlist); err != nil {
 			return err

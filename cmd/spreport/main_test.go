@@ -21,6 +21,10 @@ const tiles = "testdata/tiles.json"
 // runtime jitter (MHWM_64 28.2 KiB lower).
 const rerun = "testdata/tiles-rerun.json"
 
+// types is a profile of testdata/examples/types, whose lines are split
+// by type.
+const types = "../../report/testdata/html/types.json"
+
 // spreport runs the command in-process.
 func spreport(args ...string) (stdout, stderr string, code int) {
 	var o, e bytes.Buffer
@@ -130,7 +134,14 @@ func TestCommands(t *testing.T) {
 		{"binary", []string{"diff", tiles, binary}, 2, nil, "not an spgo profile (not a JSON object)"},
 		{"missing", []string{"show", filepath.Join(tmp, "none.json")}, 2, nil, "no such file or directory"},
 		{"bad flag", []string{"show", "-frob", tiles}, 2, nil, "flag provided but not defined: -frob"},
-		{"html bad by", []string{"html", "-by", "file", tiles}, 2, nil, `-by "file": want line or func`},
+		{"html bad by", []string{"html", "-by", "file", tiles}, 2, nil, `-by "file": want line, func or type`},
+		{"show by type", []string{"show", "-by", "type", "-p", "4", types}, 0, []string{
+			"types in the worst case at p=64 (MHWM_64 = 7.5 MiB):", "*main.block       1 MiB", "[]byte            4 MiB      53.3%",
+		}, ""},
+		{"show by type, no types", []string{"show", "-by", "type", tiles}, 0, []string{"no figures by type"}, ""},
+		{"show bad by", []string{"show", "-by", "func", tiles}, 2, nil, `-by "func": want line or type`},
+		{"html by type", []string{"html", "-by", "type", "-o", "-", types}, 0, []string{`<tbody class="typerows">`, "Live bytes by type"}, ""},
+		{"pprof bad by", []string{"pprof", "-by", "func", "-o", filepath.Join(tmp, "p.pb.gz"), tiles}, 2, nil, `-by "func": want line or type`},
 		{"pprof bad q", []string{"pprof", "-o", filepath.Join(tmp, "p.pb.gz"), "-q", "0", tiles}, 2, nil, `-q "0"`},
 	}
 	for _, tt := range tests {

@@ -228,6 +228,11 @@ func sizeString(n int64) string {
 //   - heap samples in strand order (non-decreasing, never negative),
 //     each sample's line indices strictly increasing within the lines
 //     table and their bytes summing to the sample's bytes;
+//   - by type (validateTypes): a line's or heap sample's types, when
+//     it has them, named, in increasing order, and summing to its
+//     figures;
+//   - regions (validateRegions): the root's first, each site once,
+//     1 ≤ outermost ≤ instances, span within work in both units;
 //   - the threshold answer's p within 1 … pmax and its m ≥ 1;
 //   - simulated runs only with a simulation, whose counts are never
 //     negative and whose weights are named; each run's policy one of
@@ -410,6 +415,12 @@ func (p *Profile) validateRoot(i int, bad func(string, ...any) error) error {
 				return bad("root %s: heap sample %d: bytes %d beyond 2^62", r.Name, j, s.Bytes)
 			}
 		}
+	}
+	if err := validateTypes(r, bad); err != nil {
+		return err
+	}
+	if err := validateRegions(r, bad); err != nil {
+		return err
 	}
 	return validateSimulation(r, bad)
 }

@@ -113,6 +113,10 @@ type Root struct {
 	// Simulated holds the schedule simulations of the root's recorded
 	// graph, by policy (df, bf, ws, go) then p.
 	Simulated []Simulated `json:"simulated,omitempty"`
+	// Regions are the work and span per spawn site of the recorded graph
+	// (spbuild run -simulate), the root's first, then by site; nil when
+	// the root was not recorded.
+	Regions []Region `json:"regions,omitempty"`
 }
 
 // Simulation describes a root's recorded computation graph (package
@@ -237,6 +241,10 @@ type Line struct {
 	// MHWMSplit splits MHWMBytes by the state of the strands holding the
 	// bytes in the worst case; keys as MHWMBytes.
 	MHWMSplit map[string]Split `json:"mhwm_split,omitempty"`
+	// Types splits the line's figures by the type of the values
+	// allocated, in increasing order of name; absent in profiles of
+	// spgo before it.
+	Types []LineType `json:"types,omitempty"`
 }
 
 // Split divides a line's share of a worst case three ways: bytes of the
@@ -274,6 +282,9 @@ type HeapSample struct {
 	Bytes int64 `json:"bytes"`
 	// Lines are the lines holding live bytes, in Root.Lines order.
 	Lines []LineBytes `json:"lines,omitempty"`
+	// Types are the bytes by type, in increasing order of name (absent
+	// in profiles of spgo before them); they sum to Bytes.
+	Types []TypeBytes `json:"types,omitempty"`
 }
 
 // LineBytes is the bytes one line holds at a heap sample; Index is the

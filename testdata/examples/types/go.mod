@@ -1,0 +1,3 @@
+module example.com/types
+
+go 1.25.0
