@@ -2,7 +2,8 @@
 // under spbuild test, side by side (issue #22's real-suite harness;
 // bench/realsuites/run calls it).
 //
-// For every module of the pinned list (modules.go) it downloads the
+// For every module of the pinned list (modules.go; the held-out list
+// with the argument heldout) it downloads the
 // exact version through the Go module proxy into the go command's module
 // cache, copies it into a writable directory under a scratch directory
 // outside the repository (-dir; nothing of it is ever committed), and
@@ -149,13 +150,22 @@ func selectModules(only []string) ([]module, error) {
 	if len(only) == 0 {
 		return modules, nil
 	}
+	all := slices.Concat(modules, heldout)
 	var mods []module
 	for _, name := range only {
-		i := slices.IndexFunc(modules, func(m module) bool { return m.Short == name || m.Path == name })
-		if i < 0 {
-			return nil, fmt.Errorf("no module %q in the pinned list", name)
+		switch name {
+		case "tuning":
+			mods = append(mods, modules...)
+			continue
+		case "heldout":
+			mods = append(mods, heldout...)
+			continue
 		}
-		mods = append(mods, modules[i])
+		i := slices.IndexFunc(all, func(m module) bool { return m.Short == name || m.Path == name })
+		if i < 0 {
+			return nil, fmt.Errorf("no module %q in the pinned lists", name)
+		}
+		mods = append(mods, all[i])
 	}
 	return mods, nil
 }
