@@ -651,30 +651,42 @@ func TestAdoption(t *testing.T) {
 
 // TestSubtestsCheap: inside t.Run between Release and Reacquire, once the
 // subtest's goroutine is known, hooks do not identify their caller.
+// A goroutine that anything else in the process starts meanwhile (a
+// timer of an earlier test firing late on a loaded machine) rightly makes
+// them identify callers until the window closes: a run gets three tries,
+// and one with at most 5 slow identifications passes.
 func TestSubtestsCheap(t *testing.T) {
 	if _, ok := goroutinesCreated(); !ok || forceCheck {
 		t.Skip("no /sched/goroutines-created metric, or SPGO_CHECK=1")
 	}
 	for _, asRoot := range []bool{true, false} {
-		var sum int
-		inRoot(func() {
-			Reacquire(Release(sCall), t.Run(fmt.Sprint("root=", asRoot), func(t *testing.T) {
-				if asRoot {
-					defer EndRoot(BeginRoot(sRoot))
-				}
-				before := slowSelves.Load()
-				var out recorder
-				progPipeline(200, &out)
-				sum = len(out.lines)
-				if n := slowSelves.Load() - before; n > 5 {
-					t.Errorf("%d callers identified by id in a subtest", n)
-				}
-			}))
-		})
-		if sum != 200 {
-			t.Errorf("pipeline printed %d lines", sum)
+		var slow []int64
+		for try := 0; try < 3; try++ {
+			var sum int
+			var n int64
+			inRoot(func() {
+				Reacquire(Release(sCall), t.Run(fmt.Sprint("root=", asRoot), func(t *testing.T) {
+					if asRoot {
+						defer EndRoot(BeginRoot(sRoot))
+					}
+					before := slowSelves.Load()
+					var out recorder
+					progPipeline(200, &out)
+					sum = len(out.lines)
+					n = slowSelves.Load() - before
+				}))
+			})
+			if sum != 200 {
+				t.Errorf("pipeline printed %d lines", sum)
+			}
+			quiet(t)
+			if slow = append(slow, n); n <= 5 {
+				break
+			}
 		}
-		quiet(t)
+		if slow[len(slow)-1] > 5 {
+			t.Errorf("root=%v: callers identified by id in a subtest, in %d tries: %v", asRoot, len(slow), slow)
+		}
 	}
 }
 
