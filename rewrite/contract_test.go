@@ -201,12 +201,11 @@ func checkCall(t *testing.T, name string, f rtFunc, args []string) {
 	}
 }
 
-// goldenFiles returns the rewriter's golden outputs, wherever the
-// fixtures live (testdata/rewrite at the root, or rewrite/testdata).
+// goldenFiles returns the rewriter's golden outputs (testdata/**/*.golden).
 func goldenFiles(t *testing.T) []string {
 	t.Helper()
 	var out []string
-	for _, dir := range []string{filepath.Join(repoRoot, "testdata", "rewrite"), "testdata"} {
+	for _, dir := range []string{"testdata"} {
 		err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
 				if os.IsNotExist(err) {

@@ -15,10 +15,10 @@ import (
 	"github.com/spgo/spgo/rewrite/escape"
 )
 
-// repoRoot is the module root, where testdata/rewrite lives.
+// repoRoot is the module root: the corpus programs build in its module.
 const repoRoot = ".."
 
-// corpusProgram is one program of testdata/rewrite/corpus with what its
+// corpusProgram is one program of rewrite/testdata/corpus with what its
 // header says about how it ends.
 type corpusProgram struct {
 	name         string
@@ -33,7 +33,7 @@ var (
 
 func corpus(t *testing.T) []corpusProgram {
 	t.Helper()
-	dirs, err := filepath.Glob(filepath.Join(repoRoot, "testdata/rewrite/corpus/*/main.go"))
+	dirs, err := filepath.Glob(filepath.Join("testdata", "corpus", "*", "main.go"))
 	if err != nil || len(dirs) == 0 {
 		t.Fatalf("no corpus: %v", err)
 	}
@@ -64,7 +64,7 @@ func TestCorpus(t *testing.T) {
 	progs := corpus(t)
 	var patterns []string
 	for _, p := range progs {
-		patterns = append(patterns, "./testdata/rewrite/corpus/"+p.name)
+		patterns = append(patterns, "./rewrite/testdata/corpus/"+p.name)
 	}
 	ctx := context.Background()
 	res, err := Packages(ctx, Config{Dir: repoRoot}, patterns...)

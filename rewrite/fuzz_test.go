@@ -20,8 +20,8 @@ import (
 //
 //	go test ./rewrite -run '^$' -fuzz FuzzRewrite -fuzztime 1m
 func FuzzRewrite(f *testing.F) {
-	seeds, _ := filepath.Glob(filepath.Join(repoRoot, "testdata/rewrite/*.go"))
-	corpusSeeds, _ := filepath.Glob(filepath.Join(repoRoot, "testdata/rewrite/corpus/*/main.go"))
+	seeds, _ := filepath.Glob(filepath.Join("testdata", "*.go"))
+	corpusSeeds, _ := filepath.Glob(filepath.Join("testdata", "corpus", "*", "main.go"))
 	for _, s := range append(seeds, corpusSeeds...) {
 		src, err := os.ReadFile(s)
 		if err != nil {

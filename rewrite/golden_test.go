@@ -16,23 +16,23 @@ import (
 	"testing"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files of testdata/rewrite")
+var update = flag.Bool("update", false, "rewrite the golden files of rewrite/testdata")
 
 // Every rewrite in the tests checks that the nodes of the original file
 // map back to their lines (verifyLines).
 func init() { checkLines = true }
 
-// TestGolden rewrites each testdata/rewrite/*.go (a program of its own)
+// TestGolden rewrites each rewrite/testdata/*.go (a program of its own)
 // and compares the output with the .golden file beside it; with -update
 // it writes the golden files. Absolute paths are written as $DIR. Every
 // output must also be gofmt-clean, map each original statement's line
 // back through its //line directives, and build.
 func TestGolden(t *testing.T) {
-	inputs, err := filepath.Glob(filepath.Join(repoRoot, "testdata/rewrite/*.go"))
+	inputs, err := filepath.Glob(filepath.Join("testdata", "*.go"))
 	if err != nil || len(inputs) == 0 {
 		t.Fatalf("no golden inputs: %v", err)
 	}
-	dir, err := filepath.Abs(filepath.Join(repoRoot, "testdata/rewrite"))
+	dir, err := filepath.Abs("testdata")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,11 +62,11 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-// TestGoldenTests rewrites testdata/rewrite/roots with its tests (roots
+// TestGoldenTests rewrites rewrite/testdata/roots with its tests (roots
 // are tests, benchmarks, fuzz targets, examples and TestMain) and
 // compares each file with roots/<file>.golden.
 func TestGoldenTests(t *testing.T) {
-	dir, err := filepath.Abs(filepath.Join(repoRoot, "testdata/rewrite/roots"))
+	dir, err := filepath.Abs(filepath.Join("testdata", "roots"))
 	if err != nil {
 		t.Fatal(err)
 	}

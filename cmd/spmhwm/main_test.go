@@ -18,9 +18,9 @@ func TestGolden(t *testing.T) {
 		golden string
 		args   []string
 	}{
-		{"tiles.golden", []string{"-p", "8", "../../testdata/events/tiles.ev"}},
-		{"tiles-threshold.golden", []string{"-p", "4", "-threshold", "20000000", "../../testdata/events/tiles.ev"}},
-		{"limited.golden", []string{"-p", "8", "../../testdata/events/limited.ev"}},
+		{"tiles.golden", []string{"-p", "8", "../../rtlib/mhwm/testdata/tiles.ev"}},
+		{"tiles-threshold.golden", []string{"-p", "4", "-threshold", "20000000", "../../rtlib/mhwm/testdata/tiles.ev"}},
+		{"limited.golden", []string{"-p", "8", "../../rtlib/mhwm/testdata/limited.ev"}},
 	} {
 		t.Run(tc.golden, func(t *testing.T) {
 			var out, errb bytes.Buffer

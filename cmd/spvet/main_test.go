@@ -52,7 +52,7 @@ func TestMain(m *testing.M) {
 func TestGoVet(t *testing.T) {
 	bin := spvetBinary(t)
 	cmd := exec.Command("go", "vet", "-vettool="+bin, "./...")
-	cmd.Dir = filepath.Join("..", "..", "testdata", "vet", "fanout")
+	cmd.Dir = filepath.Join("testdata", "fanout")
 	out, err := cmd.CombinedOutput()
 	exit, ok := err.(*exec.ExitError)
 	if !ok || exit.ExitCode() == 0 {
@@ -74,7 +74,7 @@ func TestGoVet(t *testing.T) {
 	}
 	// The advisory analyzer runs when asked for.
 	cmd = exec.Command("go", "vet", "-vettool="+bin, "-joinbeforeconsume.enable", "./...")
-	cmd.Dir = filepath.Join("..", "..", "testdata", "vet", "fanout")
+	cmd.Dir = filepath.Join("testdata", "fanout")
 	out, _ = cmd.CombinedOutput()
 	if want := "stage.go:39:2: joinbeforeconsume: every child of wg stores its result in res"; !strings.Contains(string(out), want) {
 		t.Errorf("go vet -joinbeforeconsume.enable output lacks %q:\n%s", want, out)
@@ -91,7 +91,7 @@ func TestGoVet(t *testing.T) {
 func TestStandalone(t *testing.T) {
 	bin := spvetBinary(t)
 	cmd := exec.Command(bin, "-json", "./...")
-	cmd.Dir = filepath.Join("..", "..", "testdata", "vet", "fanout")
+	cmd.Dir = filepath.Join("testdata", "fanout")
 	out, _ := cmd.CombinedOutput()
 	if !strings.Contains(string(out), `"nonsp"`) || !strings.Contains(string(out), "goroutine never joined") {
 		t.Errorf("spvet -json output:\n%s", out)
@@ -102,7 +102,7 @@ func TestStandalone(t *testing.T) {
 func TestFix(t *testing.T) {
 	bin := spvetBinary(t)
 	dir := t.TempDir()
-	src := filepath.Join("..", "..", "testdata", "vet", "fanout")
+	src := filepath.Join("testdata", "fanout")
 	for _, name := range []string{"go.mod", "main.go", "stage.go"} {
 		b, err := os.ReadFile(filepath.Join(src, name))
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math/rand"
 	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 )
@@ -270,7 +271,7 @@ func TestWorkSpan(t *testing.T) {
 }
 
 // TestTilesExample replays the bundled tile stream and checks its analytic
-// MHWM (see the comment in testdata/events/tiles.ev).
+// MHWM (see the comment in testdata/tiles.ev).
 func TestTilesExample(t *testing.T) {
 	res, names := replayFile(t, "tiles.ev", Config{P: 8})
 	const mi, ki = 1 << 20, 1 << 10
@@ -287,10 +288,10 @@ func TestTilesExample(t *testing.T) {
 	}
 }
 
-// replayFile replays testdata/events/name.
+// replayFile replays testdata/name.
 func replayFile(t *testing.T, name string, cfg Config) (*Result, map[Site]string) {
 	t.Helper()
-	f, err := os.Open("../../testdata/events/" + name)
+	f, err := os.Open(filepath.Join("testdata", name))
 	if err != nil {
 		t.Fatal(err)
 	}

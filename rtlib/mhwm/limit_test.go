@@ -141,7 +141,7 @@ func TestLimitedAttributionBlockedParent(t *testing.T) {
 }
 
 // TestLimitedExample replays the bundled limited stream and checks its
-// analytic MHWM (see testdata/events/limited.ev).
+// analytic MHWM (see testdata/limited.ev).
 func TestLimitedExample(t *testing.T) {
 	res, _ := replayFile(t, "limited.ev", Config{P: 8})
 	const mi, s = 1 << 20, 64 << 10

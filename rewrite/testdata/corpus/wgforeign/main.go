@@ -21,7 +21,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/spgo/spgo/testdata/rewrite/corpus/wgforeign/dep"
+	"github.com/spgo/spgo/rewrite/testdata/corpus/wgforeign/dep"
 )
 
 func run(f func()) { f() }

@@ -3,7 +3,7 @@ package roots_test
 import (
 	"fmt"
 
-	"github.com/spgo/spgo/testdata/rewrite/roots"
+	"github.com/spgo/spgo/rewrite/testdata/roots"
 )
 
 func ExampleSquares() {
