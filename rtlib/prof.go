@@ -605,11 +605,13 @@ func (lt *lineTable) row(site Site) *profile.Line {
 // share of MHWM_q for the attributed q) and the serial heap series.
 func (r *proot) lines(res *mhwm.Result, out *profile.Root) {
 	lt := &lineTable{rows: map[lineKey]*profile.Line{}, bySit: map[Site]lineKey{}, text: &sourceCache{}}
+	pr := &pathRows{}
 	for s, n := range r.allocB {
 		if n != 0 || r.allocN[s] != 0 {
 			l := lt.row(Site(s))
 			l.AllocBytes += n
 			l.Allocs += r.allocN[s]
+			pr.alloc(lt, Site(s), n, r.allocN[s])
 		}
 	}
 	if res.MHWM != nil {
@@ -629,6 +631,7 @@ func (r *proot) lines(res *mhwm.Result, out *profile.Root) {
 				}
 				l := lt.row(Site(sh.Site))
 				l.MHWMBytes[key] += sh.Total()
+				pr.share(lt, Site(sh.Site), key, sh.Total())
 				if l.MHWMSplit == nil {
 					l.MHWMSplit = map[string]profile.Split{}
 				}
@@ -661,6 +664,7 @@ func (r *proot) lines(res *mhwm.Result, out *profile.Root) {
 		return strings.Compare(a.Func, b.Func)
 	})
 	out.Lines = rows
+	out.Paths = pr.build(rows)
 	if !haveHeap {
 		return
 	}
@@ -773,6 +777,9 @@ func writeProfile(final bool) error {
 		}
 	}
 	for _, s := range cfg.problems {
+		p.Warnings = append(p.Warnings, profile.Warning{Message: s})
+	}
+	if s := pathsWarning(); s != "" {
 		p.Warnings = append(p.Warnings, profile.Warning{Message: s})
 	}
 	p.Wall = &profile.Wall{Start: prof.start.UTC().Format(time.RFC3339), Seconds: time.Since(prof.start).Seconds()}

@@ -228,6 +228,11 @@ func sizeString(n int64) string {
 //   - heap samples in strand order (non-decreasing, never negative),
 //     each sample's line indices strictly increasing within the lines
 //     table and their bytes summing to the sample's bytes;
+//   - paths (when present) each on a line of the table, sorted by line
+//     and callers without repeats, every caller with a function and a
+//     file, alloc_bytes and allocs never negative, mhwm_bytes keys among
+//     those of the line; every line's alloc_bytes, allocs and mhwm_bytes
+//     the sums of its paths';
 //   - the threshold answer's p within 1 … pmax and its m ≥ 1;
 //   - simulated runs only with a simulation, whose counts are never
 //     negative and whose weights are named; each run's policy one of
@@ -410,6 +415,9 @@ func (p *Profile) validateRoot(i int, bad func(string, ...any) error) error {
 				return bad("root %s: heap sample %d: bytes %d beyond 2^62", r.Name, j, s.Bytes)
 			}
 		}
+	}
+	if err := p.validatePaths(r, bad); err != nil {
+		return err
 	}
 	return validateSimulation(r, bad)
 }
