@@ -5,7 +5,9 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/spgo/spgo/rtlib/profile"
 )
@@ -130,11 +132,15 @@ func framesOf(pc uintptr) pcFrames {
 	}
 	fs := pcFrames{lo: int32(len(paths.pcFr))}
 	frames := runtime.CallersFrames([]uintptr{pc})
+	ownAlloc(int64(unsafe.Sizeof(*frames)))
 	for {
 		f, more := frames.Next()
 		fs.goexit = fs.goexit || f.Function == "runtime.goexit"
 		if f.File != "" && instrumentedDir(filepath.Dir(f.File)) {
 			fn := funcName(f.Function)
+			if f.Func != nil && isClosure(fn) {
+				fn = closureName(fn, f.File, f.Func.Entry())
+			}
 			paths.pcFr = ownAppend(paths.pcFr, pathFrame{fn: fn, file: f.File, line: int32(f.Line), h: frameHash(fn, f.File, f.Line)})
 		}
 		if !more {
@@ -142,7 +148,7 @@ func framesOf(pc uintptr) pcFrames {
 		}
 	}
 	fs.hi = int32(len(paths.pcFr))
-	paths.pcs.put(pc, int32(len(paths.pcSpan)))
+	ownPut(&paths.pcs, pc, int32(len(paths.pcSpan)))
 	paths.pcSpan = ownAppend(paths.pcSpan, fs)
 	return fs
 }
@@ -167,7 +173,7 @@ func internPath(seq []pathFrame, h uint64) int32 {
 	}
 	id := int32(len(paths.seqs))
 	paths.seqs = ownAppend(paths.seqs, ownAppend([]pathFrame(nil), seq...))
-	paths.byHash.put(h, id)
+	ownPut(&paths.byHash, h, id)
 	return id
 }
 
@@ -183,15 +189,39 @@ func newKey(site Site, id int32, k uint64) Site {
 		return site
 	}
 	key := Site(len(sites.all))
-	sites.all = append(sites.all, sites.all[site])
+	sites.all = ownAppend(sites.all, sites.all[site])
 	sites.mu.Unlock()
-	if int(key) >= len(paths.of) {
-		paths.of = ownAppend(paths.of, make([]int32, int(key)+1-len(paths.of))...)
-	}
+	n := int(key) + 1
+	paths.of = ownGrow(paths.of, max(n, len(paths.of)))
 	paths.of[key] = id
-	paths.keys.put(k, key)
-	cfgSites() // the slot tables cover the key
+	ownPut(&paths.keys, k, key)
+	if n > len(mem.slots) { // the slot tables cover the key
+		mem.slots, mem.pslots = ownGrow(mem.slots, n), ownGrow(mem.pslots, n)
+	}
 	return key
+}
+
+// ownGrow returns s extended with zeros to length k ≥ len(s), counting a
+// new array as rtlib's own memory.
+func ownGrow[E any](s []E, k int) []E {
+	c := cap(s)
+	s = slices.Grow(s, k-len(s))[:k]
+	if cap(s) != c {
+		var z E
+		ownAlloc(int64(cap(s)) * int64(unsafe.Sizeof(z)))
+	}
+	return s
+}
+
+// ownPut is t.put(k, v), counting the table's growth as rtlib's own
+// memory.
+func ownPut[K comparable, V any](t *table[K, V], k K, v V) {
+	n := len(t.slots)
+	t.put(k, v)
+	if len(t.slots) != n {
+		var z tslot[K, V]
+		ownAlloc(int64(len(t.slots)) * int64(unsafe.Sizeof(z)))
+	}
 }
 
 // sitePath returns the frames of the path of key site s, innermost
@@ -228,6 +258,71 @@ func funcName(fn string) string {
 		fn = fn[i+1:]
 	}
 	return strings.TrimSuffix(fn, "[...]")
+}
+
+// isClosure reports whether fn is the runtime's name of a function
+// literal: "main.F.func1", "main.F.func1.2" (one inlined or nested in
+// another).
+func isClosure(fn string) bool {
+	for {
+		i := strings.LastIndexByte(fn, '.')
+		if i < 0 {
+			return false
+		}
+		last := fn[i+1:]
+		if strings.HasPrefix(last, "func") && allDigits(last[len("func"):]) {
+			return true
+		}
+		if !allDigits(last) {
+			return false
+		}
+		fn = fn[:i]
+	}
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// closureName is the site tables' name ("main.F.func@12:7") of the
+// function literal the runtime calls fn, whose code starts at entry in
+// file: the one name of a site of file that ends in func@LINE:COL with
+// the literal's line. A literal without sites (or two on its line) keeps
+// the runtime's name; the name matters where the literal allocates,
+// whose sites then carry the name its frames get.
+func closureName(fn, file string, entry uintptr) string {
+	f := runtime.FuncForPC(entry)
+	if f == nil {
+		return fn
+	}
+	_, line := f.FileLine(entry)
+	want := ".func@" + strconv.Itoa(line) + ":"
+	sites.mu.Lock()
+	defer sites.mu.Unlock()
+	name := ""
+	for i := range sites.all {
+		rec := &sites.all[i]
+		if rec.File != file || rec.Func == name {
+			continue
+		}
+		j := strings.LastIndex(rec.Func, ".func@")
+		if j < 0 || !strings.HasPrefix(rec.Func[j:], want) || !allDigits(rec.Func[j+len(want):]) {
+			continue
+		}
+		if name != "" {
+			return fn // two literals on the line
+		}
+		name = rec.Func
+	}
+	if name == "" {
+		return fn
+	}
+	return name
 }
 
 // frameHash hashes a frame (FNV-1a).

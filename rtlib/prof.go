@@ -216,8 +216,7 @@ func (r *proot) siteAlloc(site Site, n int64) {
 func (r *proot) siteBytes(site Site, n int64) {
 	if int(site) >= len(r.allocB) {
 		k := max(int(site)+1, len(sites.all))
-		r.allocB = slices.Grow(r.allocB, k-len(r.allocB))[:k]
-		r.allocN = slices.Grow(r.allocN, k-len(r.allocN))[:k]
+		r.allocB, r.allocN = ownGrow(r.allocB, k), ownGrow(r.allocN, k)
 	}
 	r.allocB[site] += n
 }
