@@ -58,7 +58,21 @@ type pcFrames struct {
 	goexit bool  // pc is in runtime.goexit, the bottom of a goroutine
 }
 
+// rawEntry is a sequence of return addresses seen at a site, and its key.
+type rawEntry struct {
+	site   Site
+	key    Site
+	lo, hi int32 // in paths.rawPCs
+}
+
+// maxRaw bounds the sequences of return addresses remembered; past it,
+// new ones are expanded at every allocation.
+const maxRaw = 1 << 12
+
 var paths struct {
+	rawIx  table[uint64, int32] // hash of site and return addresses → index in raw
+	raw    []rawEntry
+	rawPCs []uintptr
 	pcs    table[uintptr, int32] // return address → index in pcSpan
 	pcSpan []pcFrames
 	pcFr   []pathFrame
@@ -73,6 +87,7 @@ var paths struct {
 }
 
 func init() {
+	paths.rawIx = newTable[uint64, int32](idHash)
 	paths.pcs = newTable[uintptr, int32](func(pc uintptr) uintptr { return pc })
 	paths.byHash = newTable[uint64, int32](idHash)
 	paths.keys = newTable[uint64, Site](idHash)
@@ -83,6 +98,38 @@ func init() {
 // itself when its path is empty or past maxPaths.
 func pathKey(site Site) Site {
 	n := runtime.Callers(3, paths.buf[:])
+	pcs := paths.buf[:n]
+	// The return addresses seen before: their key, without expanding
+	// them again.
+	h := uint64(uint32(site)) * 0x9e3779b97f4a7c15
+	for _, pc := range pcs {
+		h = (h ^ uint64(pc)) * 1099511628211
+	}
+	for ; ; h++ { // h+1 on a collision
+		i, ok := paths.rawIx.get(h)
+		if !ok {
+			break
+		}
+		if e := &paths.raw[i]; e.site == site && slices.Equal(paths.rawPCs[e.lo:e.hi], pcs) {
+			return e.key
+		}
+	}
+	key, ok := expandKey(site, pcs)
+	if ok && len(paths.raw) < maxRaw {
+		e := rawEntry{site: site, key: key, lo: int32(len(paths.rawPCs))}
+		paths.rawPCs = ownAppend(paths.rawPCs, pcs...)
+		e.hi = int32(len(paths.rawPCs))
+		ownPut(&paths.rawIx, h, int32(len(paths.raw)))
+		paths.raw = ownAppend(paths.raw, e)
+	}
+	return key
+}
+
+// expandKey returns the key of an allocation at site whose return
+// addresses are pcs, expanding them into frames; ok is false when the
+// path was past maxPaths.
+func expandKey(site Site, pcs []uintptr) (key Site, ok bool) {
+	n := len(pcs)
 	seq := paths.seq[:0]
 	var last string // the function of the frame before: the site's first
 	leaf := true
@@ -90,8 +137,8 @@ func pathKey(site Site) Site {
 	// A goroutine's entry function, the frame before runtime.goexit, is
 	// the rewriter's wrapper of its go statement (the frame of the call
 	// of the user's function): left out.
-	wrapper := n >= 2 && n < pathDepth && framesOf(paths.buf[n-1]).goexit
-	for i, pc := range paths.buf[:n] {
+	wrapper := n >= 2 && n < pathDepth && framesOf(pcs[n-1]).goexit
+	for i, pc := range pcs {
 		fs := framesOf(pc)
 		if wrapper && i == n-2 && fs.hi > fs.lo {
 			fs.hi--
@@ -110,18 +157,18 @@ func pathKey(site Site) Site {
 	}
 	paths.seq = seq
 	if len(seq) == 0 {
-		return site
+		return site, true
 	}
 	id := internPath(seq, h)
 	if id == 0 {
 		paths.dropped++
-		return site
+		return site, false
 	}
 	k := uint64(uint32(site))<<32 | uint64(id)
 	if key, ok := paths.keys.get(k); ok {
-		return key
+		return key, true
 	}
-	return newKey(site, id, k)
+	return newKey(site, id, k), true
 }
 
 // framesOf returns the instrumented frames of return address pc,

@@ -154,3 +154,18 @@ func TestFuncName(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkPathKey is the cost of a path at an allocation whose path is
+// known: runtime.Callers and the look-ups.
+func BenchmarkPathKey(b *testing.B) {
+	for b.Loop() {
+		fromA(testSite)
+	}
+}
+
+// BenchmarkPathKeyDeep is the same twenty frames deeper (recursion).
+func BenchmarkPathKeyDeep(b *testing.B) {
+	for b.Loop() {
+		deep(testSite, 20)
+	}
+}
