@@ -297,13 +297,10 @@ func addDir(file string) {
 }
 
 // funcName is the runtime's name of a function as the site tables name
-// it: qualified by the package's name rather than its path
-// ("example.com/m/pkg.F" is "pkg.F"), a generic function without its
+// it: both qualify it by the package's path ("example.com/m/pkg.F", and
+// "main.F" in a main package), but a generic function goes without its
 // type arguments.
 func funcName(fn string) string {
-	if i := strings.LastIndexByte(fn, '/'); i >= 0 {
-		fn = fn[i+1:]
-	}
 	return strings.TrimSuffix(fn, "[...]")
 }
 

@@ -40,6 +40,14 @@ func thisFile() string {
 	return file
 }
 
+// pkg is this package's qualifier in function names, as the runtime and
+// the site tables write it: "github.com/spgo/spgo/rtlib.".
+var pkg = func() string {
+	pc, _, _, _ := runtime.Caller(0)
+	name := runtime.FuncForPC(pc).Name()
+	return name[:strings.LastIndex(name, ".init")+1]
+}()
+
 // lineOf returns the line of this file that ends with the marker.
 func lineOf(marker string) int {
 	src, err := os.ReadFile(thisFile())
@@ -59,8 +67,8 @@ func lineOf(marker string) int {
 var testSite = func() Site {
 	l := func(m string) int32 { return int32(lineOf(m)) }
 	return Register("rtlib", thisFile(), []SiteInfo{
-		{Line: l("@alloc"), Func: "rtlib.allocHere", Op: OpNew},
-		{Line: l("@inlit"), Func: fmt.Sprintf("rtlib.TestPathKeyClosure.func@%d:7", l("@lit")), Op: OpNew},
+		{Line: l("@alloc"), Func: pkg + "allocHere", Op: OpNew},
+		{Line: l("@inlit"), Func: fmt.Sprintf("%sTestPathKeyClosure.func@%d:7", pkg, l("@lit")), Op: OpNew},
 	})
 }()
 
@@ -80,27 +88,27 @@ func TestPathKey(t *testing.T) {
 		again = append(again, fromA(testSite)) // @again
 	}
 	d5, d9 := deep(testSite, 5), deep(testSite, 9) // @deeps
-	at := func(fn, marker string) string { return fmt.Sprintf("%s:%d", fn, lineOf(marker)) }
-	test := "rtlib.TestPathKey"
+	at := func(fn, marker string) string { return fmt.Sprintf("%s%s:%d", pkg, fn, lineOf(marker)) }
+	test := "TestPathKey"
 	tests := []struct {
 		name string
 		key  Site
 		want string
 	}{
-		{"fromA", a1, at("rtlib.fromA", "@fromA") + " < " + at(test, "@calls")},
-		{"fromB", b, at("rtlib.fromB", "@fromB") + " < " + at(test, "@calls")},
-		{"fromA from another line", again[0], at("rtlib.fromA", "@fromA") + " < " + at(test, "@again")},
+		{"fromA", a1, at("fromA", "@fromA") + " < " + at(test, "@calls")},
+		{"fromB", b, at("fromB", "@fromB") + " < " + at(test, "@calls")},
+		{"fromA from another line", again[0], at("fromA", "@fromA") + " < " + at(test, "@again")},
 		// Recursion: the run of deep's frames is its innermost one, so
 		// the depth does not make paths.
-		{"deep 5", d5, at("rtlib.deep", "@deep") + " < " + at(test, "@deeps")},
-		{"deep 9", d9, at("rtlib.deep", "@deep") + " < " + at(test, "@deeps")},
+		{"deep 5", d5, at("deep", "@deep") + " < " + at(test, "@deeps")},
+		{"deep 9", d9, at("deep", "@deep") + " < " + at(test, "@deeps")},
 	}
 	for _, tc := range tests {
 		if got := pathString(tc.key); got != tc.want {
 			t.Errorf("%s: path %q, want %q", tc.name, got, tc.want)
 		}
 		// A key is a site of its own with its site's record.
-		if rec, ok := Lookup(tc.key); !ok || tc.key == testSite || rec.Func != "rtlib.allocHere" || int(rec.Line) != lineOf("@alloc") {
+		if rec, ok := Lookup(tc.key); !ok || tc.key == testSite || rec.Func != pkg+"allocHere" || int(rec.Line) != lineOf("@alloc") {
 			t.Errorf("%s: key %d, record %+v, %v", tc.name, tc.key, rec, ok)
 		}
 	}
@@ -127,7 +135,7 @@ func TestPathKeyClosure(t *testing.T) {
 	f := func() Site { // @lit
 		return allocHere(testSite) // @inlit
 	}
-	want := fmt.Sprintf("rtlib.TestPathKeyClosure.func@%d:7:%d < rtlib.callIt:%d < rtlib.TestPathKeyClosure:%d", lineOf("@lit"), lineOf("@inlit"), lineOf("@callIt"), lineOf("@callf"))
+	want := fmt.Sprintf("%[1]sTestPathKeyClosure.func@%[2]d:7:%[3]d < %[1]scallIt:%[4]d < %[1]sTestPathKeyClosure:%[5]d", pkg, lineOf("@lit"), lineOf("@inlit"), lineOf("@callIt"), lineOf("@callf"))
 	if got := pathString(callIt(f)); got != want { // @callf
 		t.Errorf("path %q, want %q", got, want)
 	}
@@ -146,8 +154,9 @@ func TestIsClosure(t *testing.T) {
 
 func TestFuncName(t *testing.T) {
 	for fn, want := range map[string]string{
-		"main.main": "main.main", "example.com/m/pkg.F": "pkg.F",
-		"example.com/m/pkg.(*T).M": "pkg.(*T).M", "main.Map[...]": "main.Map",
+		"main.main": "main.main", "example.com/m/pkg.F": "example.com/m/pkg.F",
+		"example.com/m/pkg.(*T).M": "example.com/m/pkg.(*T).M", "main.Map[...]": "main.Map",
+		"gopkg.in/yaml.v3.(*parser).parse": "gopkg.in/yaml.v3.(*parser).parse",
 	} {
 		if got := funcName(fn); got != want {
 			t.Errorf("funcName(%q) = %q, want %q", fn, got, want)
