@@ -31,8 +31,9 @@ type PprofOptions struct {
 // value is one sample whose stack is its line's location, its callers'
 // and a frame "root <name>", and whose label "root" is the root's name;
 // a root without paths (a profile of an older spgo) has one sample per
-// line, its location under the root's frame. A line's mhwm_<q> is its share of
-// the worst case at q (Root.LineMHWM), so a root's samples sum to MHWM_q.
+// line, its location under the root's frame. A sample's mhwm_<q> is its
+// path's or line's share of the worst case at q (Root.PathMHWM,
+// Root.LineMHWM), so a root's samples sum to MHWM_q.
 func WritePprof(w io.Writer, p *profile.Profile, o PprofOptions) error {
 	prof, err := toPprof(p, o)
 	if err == nil {
