@@ -5,6 +5,7 @@ package report
 import (
 	"bytes"
 	"context"
+	"image"
 	"image/color"
 	"image/png"
 	"os"
@@ -230,22 +231,7 @@ func TestHTMLInBrowser(t *testing.T) {
 
 	t.Run("screenshot", func(t *testing.T) {
 		t.Parallel()
-		shot := filepath.Join(dir, "report.png")
-		runChromium(t, bin, url, "--screenshot="+shot, "--window-size=1200,2000")
-		f, err := os.Open(shot)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		img, err := png.Decode(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if out := os.Getenv("SPGO_HTML_OUT"); out != "" {
-			if b, err := os.ReadFile(shot); err == nil {
-				os.WriteFile(filepath.Join(out, "browser.png"), b, 0o644)
-			}
-		}
+		img := screenshot(t, bin, url, filepath.Join(dir, "browser.png"), "1200,2000")
 		b := img.Bounds()
 		if b.Dx() < 1000 || b.Dy() < 1500 {
 			t.Fatalf("screenshot is %dx%d", b.Dx(), b.Dy())
@@ -279,6 +265,29 @@ func TestHTMLInBrowser(t *testing.T) {
 			}
 		}
 	})
+}
+
+// screenshot has the browser take a screenshot of url at size ("W,H")
+// into file and returns it decoded; with SPGO_HTML_OUT set, a copy of the
+// file goes there.
+func screenshot(t *testing.T, bin, url, file, size string) image.Image {
+	t.Helper()
+	runChromium(t, bin, url, "--screenshot="+file, "--window-size="+size)
+	f, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out := os.Getenv("SPGO_HTML_OUT"); out != "" {
+		if b, err := os.ReadFile(file); err == nil {
+			os.WriteFile(filepath.Join(out, filepath.Base(file)), b, 0o644)
+		}
+	}
+	return img
 }
 
 func hexColor(t *testing.T, s string) color.RGBA {

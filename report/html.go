@@ -50,7 +50,7 @@ var htmlJS string
 // htmlTemplate is parsed on first use, not when a program linking the
 // package starts.
 var htmlTemplate = sync.OnceValue(func() *template.Template {
-	return template.Must(template.Must(template.New("page").Parse(htmlTemplateText)).Parse(htmlViewsText))
+	return template.Must(template.Must(template.Must(template.New("page").Parse(htmlTemplateText)).Parse(htmlViewsText)).Parse(flameTemplateText))
 })
 
 // WriteHTML writes one self-contained HTML page for p.
@@ -156,6 +156,8 @@ type htmlRoot struct {
 	HeapHead string
 
 	Files []*htmlFile
+	// Flame is the flame graph of the worst case by call path (flame.go).
+	Flame *htmlFlame
 }
 
 type htmlAntichain struct {
@@ -246,8 +248,8 @@ func newHTMLPage(p *profile.Profile, o HTMLOptions) *htmlPage {
 		Warnings:   p.Warnings,
 		By:         "line",
 		Lines:      o.Lines,
-		CSS:        template.CSS(htmlCSS),
-		JS:         template.JS(htmlJS),
+		CSS:        template.CSS(htmlCSS + flameCSS),
+		JS:         template.JS(htmlJS + flameJS),
 	}
 	if byFunc {
 		pg.By = "function"
@@ -484,6 +486,7 @@ func newHTMLRoot(p *profile.Profile, r *profile.Root, id string, o HTMLOptions, 
 	}
 
 	hr.Files = newHTMLFiles(r, share, hr.HasShares, src)
+	hr.Flame = newHTMLFlame(r, hr.Qs, hr.Q)
 	return hr, data
 }
 

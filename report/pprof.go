@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -31,11 +30,15 @@ type PprofOptions struct {
 //
 // The sample types are mhwm_<q> (bytes) for each q of o.Qs, then
 // alloc_space (bytes) and alloc_objects (count); the default is mhwm_ of
-// the largest q. Each line of a root with a non-zero value is one sample
-// whose stack is the line's location under a frame "root <name>", and
-// whose label "root" is the root's name; with o.By "type", one sample per
-// line and type, with the label "type" (pprofByType). A line's mhwm_<q> is its share of
-// the worst case at q (Root.LineMHWM), so a root's samples sum to MHWM_q.
+// the largest q. Each call path of a root (Root.Paths) with a non-zero
+// value is one sample whose stack is its line's location, its callers'
+// and a frame "root <name>", and whose label "root" is the root's name;
+// a root without paths (a profile of an older spgo), and every root with
+// o.By "type", has one sample per line, its location under the root's
+// frame, and with o.By "type" one per line and type, with the label
+// "type" (pprofByType). A sample's mhwm_<q> is its path's or line's
+// share of the worst case at q (Root.PathMHWM, Root.LineMHWM), so a
+// root's samples sum to MHWM_q.
 func WritePprof(w io.Writer, p *profile.Profile, o PprofOptions) error {
 	prof, err := toPprof(p, o)
 	if err == nil {
@@ -121,6 +124,10 @@ func toPprof(p *profile.Profile, o PprofOptions) (*pprof.Profile, error) {
 			}
 		}
 		prof.Comments = append(prof.Comments, fmt.Sprintf("root %s: %s", r.Name, state))
+		if len(r.Paths) > 0 && o.By != "type" {
+			b.pathSamples(p, r, qs)
+			continue
+		}
 		for i := range r.Lines {
 			l := &r.Lines[i]
 			vs := make([]int64, 0, len(qs)+2)
@@ -132,12 +139,8 @@ func toPprof(p *profile.Profile, o PprofOptions) (*pprof.Profile, error) {
 			if !slices.ContainsFunc(vs, func(v int64) bool { return v != 0 }) {
 				continue
 			}
-			file := l.File
-			if p.SourceRoot != "" && !filepath.IsAbs(file) {
-				file = filepath.Join(p.SourceRoot, file)
-			}
 			s := &pprof.Sample{
-				Location: []*pprof.Location{b.location(l.Func, file, l.Line), b.location("root "+r.Name, "", 0)},
+				Location: []*pprof.Location{b.location(l.Func, sourceFile(p, l.File), l.Line), b.location("root "+r.Name, "", 0)},
 				Value:    vs,
 				Label:    map[string][]string{"root": {r.Name}},
 			}

@@ -216,8 +216,7 @@ func (r *proot) siteAlloc(site Site, n int64) {
 func (r *proot) siteBytes(site Site, n int64) {
 	if int(site) >= len(r.allocB) {
 		k := max(int(site)+1, len(sites.all))
-		r.allocB = slices.Grow(r.allocB, k-len(r.allocB))[:k]
-		r.allocN = slices.Grow(r.allocN, k-len(r.allocN))[:k]
+		r.allocB, r.allocN = ownGrow(r.allocB, k), ownGrow(r.allocN, k)
 	}
 	r.allocB[site] += n
 }
@@ -606,12 +605,14 @@ func (lt *lineTable) row(site Site) *profile.Line {
 func (r *proot) lines(res *mhwm.Result, out *profile.Root) {
 	lt := &lineTable{rows: map[lineKey]*profile.Line{}, bySit: map[Site]lineKey{}, text: &sourceCache{}}
 	tt := newTypeTable(lt)
+	pr := &pathRows{}
 	for s, n := range r.allocB {
 		if n != 0 || r.allocN[s] != 0 {
 			l := lt.row(Site(s))
 			l.AllocBytes += n
 			l.Allocs += r.allocN[s]
 			tt.alloc(Site(s), n, r.allocN[s])
+			pr.alloc(lt, Site(s), n, r.allocN[s])
 		}
 	}
 	if res.MHWM != nil {
@@ -632,6 +633,7 @@ func (r *proot) lines(res *mhwm.Result, out *profile.Root) {
 				l := lt.row(Site(sh.Site))
 				l.MHWMBytes[key] += sh.Total()
 				tt.share(Site(sh.Site), key, sh.Total())
+				pr.share(lt, Site(sh.Site), key, sh.Total())
 				if l.MHWMSplit == nil {
 					l.MHWMSplit = map[string]profile.Split{}
 				}
@@ -665,6 +667,7 @@ func (r *proot) lines(res *mhwm.Result, out *profile.Root) {
 		return strings.Compare(a.Func, b.Func)
 	})
 	out.Lines = rows
+	out.Paths = pr.build(rows)
 	if !haveHeap {
 		return
 	}
@@ -777,6 +780,9 @@ func writeProfile(final bool) error {
 		}
 	}
 	for _, s := range cfg.problems {
+		p.Warnings = append(p.Warnings, profile.Warning{Message: s})
+	}
+	if s := pathsWarning(); s != "" {
 		p.Warnings = append(p.Warnings, profile.Warning{Message: s})
 	}
 	p.Wall = &profile.Wall{Start: prof.start.UTC().Format(time.RFC3339), Seconds: time.Since(prof.start).Seconds()}

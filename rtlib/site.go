@@ -80,8 +80,9 @@ type SiteRecord struct {
 }
 
 var sites struct {
-	mu  sync.Mutex
-	all []SiteRecord // index = Site; entry 0 is unused
+	mu   sync.Mutex
+	all  []SiteRecord // index = Site; entry 0 is unused
+	dirs []string     // the directories of the files, sorted (paths.go)
 }
 
 // Register records the site table of one instrumented file and returns
@@ -94,6 +95,7 @@ func Register(pkg, file string, table []SiteInfo) Site {
 		sites.all = append(sites.all, SiteRecord{})
 	}
 	base := Site(len(sites.all))
+	addDir(file)
 	for _, s := range table {
 		sites.all = append(sites.all, SiteRecord{Pkg: pkg, File: file, SiteInfo: s})
 	}

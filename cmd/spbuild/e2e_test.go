@@ -68,6 +68,7 @@ var examples = []struct {
 	{dir: "types", exact: true, want: func(p int64) int64 { return 4*128*kib + min(p, 4)*(mib+512*kib+256*kib) }},
 	{dir: "pipeline", atMost: 2*48*32*kib + 256*kib, atLeast: 32 * kib},
 	{dir: "workerpool", atMost: 24*(256*kib+8*kib) + 256*kib, atLeast: 24*8*kib + 256*kib},
+	{dir: "callers", exact: true, want: func(p int64) int64 { return 2*768*kib + min(p-1, 4)*mib }},
 }
 
 // TestExamples runs spbuild on every example: the output must be the

@@ -17,7 +17,7 @@ import (
 // simulated runs, the real profiles in testdata (compacted) and
 // truncations of them, and foreign files.
 func FuzzRead(f *testing.F) {
-	for _, p := range []*Profile{sample(), richSample(), thresholdSample()} {
+	for _, p := range []*Profile{sample(), richSample(), thresholdSample(), pathSample()} {
 		var buf bytes.Buffer
 		Encode(&buf, p)
 		f.Add(buf.Bytes())

@@ -422,6 +422,9 @@ func (p *Profile) validateRoot(i int, bad func(string, ...any) error) error {
 	if err := validateRegions(r, bad); err != nil {
 		return err
 	}
+	if err := p.validatePaths(r, bad); err != nil {
+		return err
+	}
 	return validateSimulation(r, bad)
 }
 

@@ -101,6 +101,9 @@ type Root struct {
 	// is then the same); otherwise q has no per-line figures. Use
 	// Root.LineMHWM. Empty in threshold mode.
 	Attributed []int `json:"attributed,omitempty"`
+	// Paths splits the lines by call path (Path); absent in profiles of
+	// spgo before call paths, whose lines then have no paths.
+	Paths []Path `json:"paths,omitempty"`
 	// Heap is the serial run's live heap over time by line (exact mode).
 	Heap *Heap `json:"heap,omitempty"`
 	// Antichain describes the worst case for the largest p.

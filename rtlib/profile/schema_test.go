@@ -588,7 +588,7 @@ func testdataProfiles(t testing.TB) map[string][]byte {
 func TestSchemaValidatesProfiles(t *testing.T) {
 	s := loadSchema(t)
 	docs := testdataProfiles(t)
-	for name, p := range map[string]*Profile{"sample": sample(), "richSample": richSample(), "thresholdSample": thresholdSample()} {
+	for name, p := range map[string]*Profile{"sample": sample(), "richSample": richSample(), "thresholdSample": thresholdSample(), "pathSample": pathSample()} {
 		var buf bytes.Buffer
 		if err := Encode(&buf, p); err != nil {
 			t.Fatal(err)

@@ -1,0 +1,3 @@
+module example.com/callers
+
+go 1.25.0
