@@ -124,6 +124,7 @@ func TestConcurrentColdCache(t *testing.T) {
 				"go.mod":       "module example.com/conc\n\ngo 1.22\n",
 				"main.go":      strings.Replace(helloMain, "os.Exit(3)", "", 1),
 				"main_test.go": "package main\n\nimport \"testing\"\n\nfunc TestMain1(t *testing.T) { main() }\n",
+				"stdin.txt":    "hello\n",
 			})
 			cache := t.TempDir()
 			cmds := make([]*exec.Cmd, concurrentRuns)
@@ -133,7 +134,15 @@ func TestConcurrentColdCache(t *testing.T) {
 				cmd := exec.Command(spbuildBin, tt.args...)
 				cmd.Dir = dir
 				cmd.Env = append(os.Environ(), "SPGO_CACHE="+cache)
-				cmd.Stdin = strings.NewReader("hello\n")
+				// A file, not a pipe: a read from a pipe the test has not
+				// written yet registers it with the runtime's poller,
+				// which allocates, at a moment that follows the load.
+				in, err := os.Open(filepath.Join(dir, "stdin.txt"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer in.Close()
+				cmd.Stdin = in
 				outs[i], errs[i] = &strings.Builder{}, &strings.Builder{}
 				cmd.Stdout, cmd.Stderr = outs[i], errs[i]
 				cmds[i] = cmd
