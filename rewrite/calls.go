@@ -149,7 +149,7 @@ func (r *fileRewriter) call(c *dstutil.Cursor, n *dst.CallExpr) {
 		// A bubble's goroutines may not use channels made outside it,
 		// and rtlib's baton is made of such channels: the caller goes
 		// out of rtlib for the call, and the bubble's goroutines run
-		// under Go's scheduler (rtlib/bubble.go).
+		// under Go's scheduler (rtlib/sched_bubble.go).
 		r.releasedStmt(c, ac, "BubbleOpen", "BubbleClose")
 	case "(*testing.B).RunParallel", "(*testing.F).Fuzz", "(*testing.T).Parallel":
 		// Parallel waits until the sequential tests are done: they

@@ -12,7 +12,7 @@ import (
 // by the callee's named type: the call cancel() becomes
 // rt.Cancel(cancel), and cancel(err) rt.CancelCause(cancel, err), so that
 // tasks parked on the context's Done channel, which the context package
-// closes where rtlib does not see it, try again (rtlib/cancel.go).
+// closes where rtlib does not see it, try again (rtlib/sched_cancel.go).
 var cancelHooks = map[string]string{
 	"context.CancelFunc":      "Cancel",
 	"context.CancelCauseFunc": "CancelCause",

@@ -37,7 +37,7 @@ import (
 //
 // A select with a default case never blocks and is left as it is, but
 // for rt.Polled(site) at the start of the default case: a goroutine that
-// polls in vain yields the baton (rtlib's poll.go).
+// polls in vain yields the baton (rtlib's sched_poll.go).
 func (r *fileRewriter) selectStmt(c *dstutil.Cursor, n *dst.SelectStmt) {
 	as, _ := r.astOf(n).(*ast.SelectStmt)
 	if as == nil {

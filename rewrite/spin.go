@@ -13,7 +13,7 @@ import (
 // under rtlib's baton the goroutine it waits for never runs unless the
 // loop gives the baton up, and its body may pass no hook at all. So the
 // rewriter counts each fruitless turn as a poll (rt.Polled): after a few
-// the holder yields to whoever is ready (rtlib/poll.go).
+// the holder yields to whoever is ready (rtlib/sched_poll.go).
 //
 // Two shapes are spin loops: a for statement whose body is empty (every
 // turn is fruitless), and a for statement without condition whose body is

@@ -208,7 +208,7 @@ func allocp(site Site, n int64, p unsafe.Pointer) {
 		// Before charging the new object: deaths found now come first.
 		census(d, n)
 	}
-	site = pathKey(site) // the site and its call path (paths.go)
+	site = pathKey(site) // the site and its call path (prof_paths.go)
 	d.lastSite = site
 	r := d.root
 	r.siteAlloc(site, n)

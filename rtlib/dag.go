@@ -2,7 +2,7 @@ package rtlib
 
 // The DAG events. The scheduler calls these at every point where the
 // series-parallel DAG (and its non-SP channel edges) changes; they feed
-// the dnodes of dnode.go and the accounting of mem.go. Every call but
+// the dnodes of dag_node.go and the accounting of acct.go. Every call but
 // dagAcquire and dagBlock is made by the baton holder (or by a goroutine
 // about to take the baton), so the events arrive in the baton's serial
 // order. Calls marked "sched.mu held" are made with the scheduler's lock
@@ -146,7 +146,7 @@ func dagAdopt(t *Task) {}
 
 // dagBlock: t gives up the baton in a blocking operation, a Sleep, a
 // Release or because the watchdog took it. sched.mu held. Blocking does
-// not end a strand for the engine (see dnode.go).
+// not end a strand for the engine (see dag_node.go).
 func dagBlock(t *Task) {}
 
 // dagAcquire: t obtains the baton: allocations are t's from here on.

@@ -80,7 +80,7 @@
 // three reasons. The serial peak is then the program's peak with every
 // go statement a plain call (the serial elision), the figure Cilkmem's
 // bounds compare with. The engine takes a root's events in child-first
-// order (dnode.go): a parent that ran on would have its events buffered
+// order (dag_node.go): a parent that ran on would have its events buffered
 // until its children end, memory in proportion to the spawns outstanding
 // (a loop spawning 10^5 goroutines). And the tests it changes are few,
 // and depend on scheduling Go does not promise: of the 1 289 tests that
@@ -90,7 +90,7 @@
 // clockwork's TestFakeTicker_DeliveryOrder (the new goroutine advances
 // the fake clock before the test waits on the ticker); both pass under
 // Go at GOMAXPROCS=1, where the parent runs on. Polling loops, which
-// would starve under child-first order, yield instead (poll.go).
+// would starve under child-first order, yield instead (sched_poll.go).
 //
 // # The ready order
 //
@@ -151,7 +151,7 @@
 // A holder that polls (a select whose default case runs, a failed
 // TryLock or TryRLock) pollYield times in a row, or calls
 // runtime.Gosched, yields: it queues behind the tasks that are ready and
-// the baton passes on, so that the goroutine it waits for runs (poll.go).
+// the baton passes on, so that the goroutine it waits for runs (sched_poll.go).
 // A loop spinning on atomic loads passes no hook at all: the watchdog
 // takes the baton from it, as from a holder busy in uninstrumented code.
 //
@@ -298,7 +298,7 @@
 // at BeginRoot and leaves at EndRoot) and releases the baton around
 // T.Parallel, which blocks until the parent test ends.
 //
-// A testing/synctest bubble is left to Go's scheduler (bubble.go): its
+// A testing/synctest bubble is left to Go's scheduler (sched_bubble.go): its
 // goroutines may not touch rtlib's channels, and its fake clock moves
 // only when they all block on the bubble's own objects. The caller of
 // synctest.Test goes out of rtlib for the call (BubbleOpen, BubbleClose),
@@ -326,7 +326,7 @@
 //     run the watchdog had to rescue.
 //
 // The bytes are read from the runtime, which has its own timing: the
-// process runs on one P (procs.go), collects only at censuses (gc.go),
+// process runs on one P (sched_procs.go), collects only at censuses (acct_gc.go),
 // grows the runtime's timer heap before the first root, and keeps its
 // per-object state in tables whose memory does not depend on a hash
 // seed (table.go). That leaves the runtime's own objects allocated at
@@ -338,7 +338,7 @@
 //
 // dag.go lists the points where the series-parallel DAG changes (fork,
 // child start and return, joins, roots, strand switches, channel edges).
-// dnode.go turns them into the engine's events (package mhwm) in the
+// dag_node.go turns them into the engine's events (package mhwm) in the
 // canonical child-first order: a task that is not yet next in that order
 // is buffered; a Wait becomes a sync only when every child outstanding in
 // the scope belongs to the waited group and has finished with its whole
@@ -390,7 +390,7 @@
 //	SPGO_TRACE         path: record each root's strands (not those of a
 //	                   root begun inside another), with channel, mutex and
 //	                   errgroup-limit edges, for schedule simulation
-//	                   (record.go, package sim; spgo.trace/v1); the
+//	                   (rec.go, package sim; spgo.trace/v1); the
 //	                   recorder's own small allocations then count as the
 //	                   program's. Deaths the accounting defers to a join
 //	                   are left to the trace's reader to place (free

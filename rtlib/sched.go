@@ -122,7 +122,7 @@ var sched struct {
 	gatherUntil time.Time
 
 	// After an errgroup task failed, retry rounds wait for its group to
-	// cancel its context (grace.go).
+	// cancel its context (sched_grace.go).
 	graceCtxs  []context.Context // contexts of failed groups, not yet seen cancelled
 	graceCap   time.Time         // the latest moment to wait for graceCtxs
 	graceUntil time.Time         // the wait for a group whose context rtlib did not see
@@ -141,7 +141,7 @@ var sched struct {
 	parkSeq     uint64
 	progress    uint64 // successful operations seen while tasks were parked
 	roundAt     uint64 // progress at the last retry round
-	emptyYields uint64 // yields that found nobody ready (poll.go)
+	emptyYields uint64 // yields that found nobody ready (sched_poll.go)
 	flushAt     uint64 // progress at the last flush for a possible deadlock
 	flushed     bool
 
@@ -949,7 +949,7 @@ func retireLocked(t *Task) {
 
 // noteProgressLocked records that an operation succeeded while tasks
 // were parked: a retry round may help again. It also prints the warning
-// the watchdog left pending (see watchdog.go).
+// the watchdog left pending (see sched_watchdog.go).
 func noteProgressLocked() {
 	sched.progress++
 	if sched.probe {

@@ -82,7 +82,7 @@ type SiteRecord struct {
 var sites struct {
 	mu   sync.Mutex
 	all  []SiteRecord // index = Site; entry 0 is unused
-	dirs []string     // the directories of the files, sorted (paths.go)
+	dirs []string     // the directories of the files, sorted (prof_paths.go)
 }
 
 // Register records the site table of one instrumented file and returns

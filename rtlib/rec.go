@@ -16,7 +16,7 @@ import (
 // scheduling events: spawn, Done, Wait, a channel operation, a lock or an
 // unlock, its end), with its duration, its bytes by site and the
 // dependencies between strands, streamed to a spgo.trace/v1 file. Unlike
-// the engine's view (dnode.go), channel and mutex edges are kept: a
+// the engine's view (dag_node.go), channel and mutex edges are kept: a
 // simulation that respects them gives realistic peaks for pipelines and
 // worker pools. Only the holder records, so no locking; roots begun
 // while another is recorded (a subtest's) are not recorded.

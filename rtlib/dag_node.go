@@ -62,7 +62,7 @@ type scope struct {
 type dnode struct {
 	root   *proot
 	parent *dnode
-	jump   *dnode // an ancestor further up, for ancestors in O(log depth) (ancestor.go)
+	jump   *dnode // an ancestor further up, for ancestors in O(log depth) (sched_ancestor.go)
 	pscope *scope // the parent's scope the fork happened in
 	forkEp int64  // the parent's epoch after the fork
 	depth  int32
@@ -72,7 +72,7 @@ type dnode struct {
 	doneAt   int64 // epoch at its Done (-1: none)
 	finished bool  // its function ended
 	escapes  bool  // it ended with descendants not joined inside it
-	liveKids int32 // children whose subtree has unfinished dnodes (ancestor.go)
+	liveKids int32 // children whose subtree has unfinished dnodes (sched_ancestor.go)
 	joined   bool  // joined into parent (engine-level) at parent epoch joinEp
 	waited   bool  // a Wait on its group found it complete; the join may be delayed
 	joinEp   int64
@@ -105,7 +105,7 @@ type dnode struct {
 	censused  bool   // a census ran while it held the baton
 	poolEp    uint32
 
-	rec *recTask // its strands, when recorded for simulation (record.go)
+	rec *recTask // its strands, when recorded for simulation (rec.go)
 }
 
 // dnodeBytes is what newDnode allocates (the dnode, its scope and the

@@ -30,8 +30,8 @@ type Task struct {
 	stolen  bool          // the watchdog took the baton from it
 	inWait  atomic.Bool   // in waitBaton or settle: the watchdog leaves it the baton
 	failed  bool          // an errgroup task whose function returned an error
-	polls   int           // fruitless polls since it last gave up the baton (poll.go)
-	locks   int           // locks taken since it last gave up the baton (poll.go)
+	polls   int           // fruitless polls since it last gave up the baton (sched_poll.go)
+	locks   int           // locks taken since it last gave up the baton (sched_poll.go)
 
 	rnext *Task // ready queue
 
@@ -130,7 +130,7 @@ func (t *Task) Return() {
 		}()
 	}
 	// A task that holds much at its end: find its garbage now, so that a
-	// death is never late by more than one task (see census.go).
+	// death is never late by more than one task (see acct_census.go).
 	censusAt(t.dn, endDue)
 }
 
@@ -151,7 +151,7 @@ func (t *Task) Finish() {
 	if t.failed {
 		// errgroup cancels the group's context after the function
 		// returned, outside rtlib: tasks waiting on the context are
-		// retried after that (grace.go).
+		// retried after that (sched_grace.go).
 		graceFailLocked(t.group)
 	}
 	dagReturn(t)
@@ -337,7 +337,7 @@ func EndRoot(r *Root) {
 		return
 	}
 	// When main calls runtime.Goexit, the program goes on with its other
-	// goroutines, and the Go runtime ends it when none is left (exit.go).
+	// goroutines, and the Go runtime ends it when none is left (prof_exit.go).
 	goexit := r.mainMain && !r.nested && goexiting()
 	if (r.nested || r.mainMain) && !goexit {
 		beat(r.site) // last: see beat

@@ -8,7 +8,7 @@ import (
 	"strings"
 )
 
-// The frames of call paths (paths.go): which files are instrumented, and
+// The frames of call paths (prof_paths.go): which files are instrumented, and
 // the names of functions as the site tables write them.
 
 // instrumentedDir reports whether dir holds an instrumented file.

@@ -30,4 +30,4 @@ func goexiting() bool {
 // if some are blocked for ever, "all goroutines are asleep"). rtlib's
 // own goroutine, the watchdog, would count as one blocked for ever: so
 // from then on it ends whenever it would wait without a timer, and the
-// next wakeWatchdogLocked starts it again (watchdog.go).
+// next wakeWatchdogLocked starts it again (sched_watchdog.go).

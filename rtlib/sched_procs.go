@@ -29,7 +29,7 @@ func GOMAXPROCS(n int) int {
 }
 
 // own counts rtlib's own goroutines that are alive: the watchdog and the
-// grace timer (grace.go). Each is counted from just before its go
+// grace timer (sched_grace.go). Each is counted from just before its go
 // statement until it returns.
 var own atomic.Int64
 

@@ -170,7 +170,7 @@ func watchdog(timer *time.Timer) {
 		if !waiting && !polling {
 			if sched.mainGone {
 				// Waiting here would count as a goroutine blocked
-				// for ever (exit.go).
+				// for ever (prof_exit.go).
 				sched.wdGone = true
 				sched.mu.Unlock()
 				return

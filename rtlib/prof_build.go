@@ -1,0 +1,166 @@
+package rtlib
+
+import (
+	"fmt"
+	"maps"
+	"os"
+	"slices"
+
+	"github.com/spgo/spgo/rtlib/mhwm"
+	"github.com/spgo/spgo/rtlib/profile"
+)
+
+// build returns the profile's entry for r.
+func (r *proot) build() profile.Root {
+	out := profile.Root{Name: r.name, Exact: true, Censuses: r.censuses, CensusError: r.maxSince}
+	res := r.res
+	if res == nil {
+		out.Exact = false
+		out.Reasons = []string{"the root had not ended when the profile was written"}
+		return out
+	}
+	out.Reasons = append(out.Reasons, r.reasons...)
+	out.Reasons = append(out.Reasons, res.Inexact...)
+	for _, s := range []string{stuckReason(r.stuck0, r.stuck1), blockedReason(r.blocked0, r.blocked1), bubbleReason(r.bubble0, r.bubble1)} {
+		if s != "" {
+			// Bytes charged to the wrong strand can make a figure too
+			// low as well as too high: no interval.
+			out.Reasons = append(out.Reasons, s)
+			r.unbounded = true
+		}
+	}
+	structural := len(out.Reasons) > 0
+	if r.partial {
+		out.Reasons = append(out.Reasons, "the run ended early (panic, os.Exit or log.Fatal): figures cover what ran")
+	}
+	out.CensusLag = r.lagged
+	if r.selfCheckFails(res) {
+		out.Reasons = append(out.Reasons, fmt.Sprintf("self-check: the serial peak (%d bytes) is above the most the heap can have held during the root (%d bytes, runtime/metrics at censuses): deaths were charged late", res.SerialPeak, r.obsPeak))
+	}
+	if cfg.census == censusOff {
+		out.Reasons = append(out.Reasons, "SPGO_CENSUS=off: no census ran, so nothing died before the root's end and small allocations by uninstrumented code were read only then: the figures have no error bound")
+	}
+	out.SerialPeak = res.SerialPeak
+	out.Work, out.Span = res.Strands, res.Span
+	out.Strands, out.Spawns = res.Strands, res.Spawns
+	if res.MHWM != nil {
+		for q := 1; q <= res.PMax; q++ {
+			out.MHWM = append(out.MHWM, profile.Point{P: q, Bytes: res.MHWM[q]})
+		}
+	}
+	// Lateness makes a root inexact only when its interval is wide: a
+	// root whose late deaths the live bytes bound from below is exact.
+	late := r.lateReasons(res)
+	wide := r.interval(res, &out, structural) // -1: no interval
+	if wide != 0 {
+		out.Reasons = append(out.Reasons, late...)
+		if wide > 0 && len(out.Reasons) == 0 { // nothing else says why
+			pt := out.MHWM[wide-1]
+			out.Reasons = append(out.Reasons, fmt.Sprintf("from p = %d the figures' interval is wider than 3 %% + 256 KiB (at p = %d: %s to %s): deaths found at censuses may have happened up to a census interval earlier", wide, wide, mib(pt.Low), mib(pt.High)))
+		}
+	}
+	out.Exact = len(out.Reasons) == 0
+	if res.Threshold != nil {
+		out.Threshold = &profile.ThresholdAnswer{M: res.Threshold.M, P: res.Threshold.P, Value: res.Threshold.Value, AtLeastHalf: res.Threshold.AtLeastHalf}
+	}
+	r.lines(res, &out)
+	return out
+}
+
+// lateReasons says why r's figures may be too high or too low because
+// deaths or allocations were charged late: the deaths charged at a join
+// or in a later strand after a census found them (each raises any
+// figure by at most its bytes), and the small allocations by
+// uninstrumented code charged to a strand that may not have made them.
+func (r *proot) lateReasons(res *mhwm.Result) []string {
+	var out []string
+	top := res.SerialPeak
+	if res.MHWM != nil {
+		top = max(top, res.MHWM[res.PMax])
+	}
+	if r.late > slackOf(top) {
+		out = append(out, fmt.Sprintf("%d bytes of deaths were found after the strand that may have dropped them had ended, and are charged later (in a later strand or at a join): that lateness can raise a figure by up to that much", r.late))
+	}
+	if r.lagged*100 > top && r.lagged > lagExact {
+		out = append(out, fmt.Sprintf("%d bytes of small allocations by uninstrumented code (over 1%% of the figures and %d KiB) were seen only at a census and charged to the strand running then, possibly after the strand that made them", r.lagged, lagExact>>10))
+	}
+	return out
+}
+
+// selfCheckFails reports whether r's serial peak is above the most the
+// process's heap can have held during the root, by more than the slack.
+func (r *proot) selfCheckFails(res *mhwm.Result) bool {
+	return r.based && !r.shared && r.censuses > 0 && res.SerialPeak > r.obsPeak+slackOf(r.obsPeak)
+}
+
+// interval sets the bounds of the truth beside each of out's figures
+// (ACCOUNTING.md, "The interval"). Above: a figure plus the small bytes
+// charged at a census to a strand that may not have made them (each
+// moved allocation changes any figure by at most its bytes). Below: the
+// tracked bytes a census found live at once, and, when the accounting
+// alone makes the figures inexact (structural is false), the figure less
+// everything lateness can have added: the late deaths, the lagged
+// allocations, and, for p strands at once, the p largest additions of
+// deaths found in their own strand. A reason that says a figure may be
+// too low, or SPGO_CENSUS=off, leaves no interval (-1). Bounds are then
+// tightened by the truth's growth in p. wide is the least p whose
+// interval is wider than the slack, 0 if none.
+func (r *proot) interval(res *mhwm.Result, out *profile.Root, structural bool) (wide int) {
+	if r.unbounded || cfg.census == censusOff || res.MHWM == nil {
+		return -1
+	}
+	structural = structural || r.selfCheckFails(res)
+	if debugCensus {
+		fmt.Fprintf(os.Stderr, "interval %s: live %d late %d lagged %d in max %d sum %d structural %v\n", r.name, r.liveLow, r.late, r.lagged, r.inMax, r.inSum, structural)
+	}
+	low := func(v int64, p int64) int64 {
+		l := r.liveLow
+		if !structural {
+			l = max(l, v-r.late-r.lagged-min(r.inSum, p*r.inMax))
+		}
+		return min(max(l, 0), v)
+	}
+	out.SerialLow, out.SerialHigh = low(res.SerialPeak, 1), res.SerialPeak+r.lagged
+	var floor int64
+	for i := range out.MHWM {
+		pt := &out.MHWM[i]
+		floor = max(floor, low(pt.Bytes, int64(pt.P)))
+		pt.Low, pt.High = min(floor, pt.Bytes), pt.Bytes+r.lagged
+		if wide == 0 && pt.High-pt.Low > slackOf(pt.High) {
+			wide = pt.P
+		}
+	}
+	return wide
+}
+
+// mib formats n bytes in MiB for a reason's text.
+func mib(n int64) string { return fmt.Sprintf("%.2f MiB", float64(n)/(1<<20)) }
+
+// slackOf is the difference between a figure and the truth that still
+// counts as exact: 3 % + 256 KiB.
+func slackOf(v int64) int64 { return v*3/100 + 256<<10 }
+
+// attributedQs are the processor counts the per-line table gives: 1,
+// the powers of two, pmax and the first q where MHWM_q reaches MHWM_pmax
+// (the ends of the curve's growth), then the other q where MHWM_q
+// changes, smallest first, while the SPGO_ATTRIBUTE budget lasts (each
+// costs a walk of the run's tree). A q left out has no per-line figures
+// unless MHWM_q equals the figure of the largest listed q below it.
+func attributedQs(res *mhwm.Result, budget int) []int {
+	pmax := res.PMax
+	want := map[int]bool{1: true, pmax: true}
+	for q := 1; q <= pmax; q *= 2 {
+		want[q] = true
+	}
+	sat := pmax
+	for sat > 1 && res.MHWM[sat-1] == res.MHWM[pmax] {
+		sat--
+	}
+	want[sat] = true
+	for q := 2; q <= pmax && len(want) < budget; q++ {
+		if res.MHWM[q] != res.MHWM[q-1] {
+			want[q] = true
+		}
+	}
+	return slices.Sorted(maps.Keys(want))
+}

@@ -1,0 +1,121 @@
+package rtlib
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	"github.com/spgo/spgo/rtlib/profile"
+)
+
+// writeProfile writes the profile of every root so far to cfg.path;
+// final says the program is ending, and roots still open are closed
+// first (partial).
+func writeProfile(final bool) error {
+	prof.mu.Lock()
+	defer prof.mu.Unlock()
+	if final {
+		for _, r := range prof.roots {
+			if !r.done {
+				finishRoot(r, true)
+			}
+		}
+	}
+	p := &profile.Profile{
+		Schema:     profile.Schema,
+		Program:    filepath.Base(os.Args[0]),
+		Args:       os.Args[1:],
+		PMax:       cfg.pmax,
+		Threshold:  cfg.threshold,
+		Census:     profile.Census{Policy: "hooks+gc-census:" + censusNames[cfg.census], ErrorBound: cfg.errBound},
+		SourceRoot: cfg.srcRoot,
+	}
+	for _, r := range prof.roots {
+		if r.out == nil && r.done {
+			b := r.build()
+			b.Antichain = antichain(r.res)
+			r.out = &b
+		}
+		p.Partial = p.Partial || r.partial || !r.done
+		if r.out != nil {
+			p.Roots = append(p.Roots, *r.out)
+		} else {
+			p.Roots = append(p.Roots, r.build())
+		}
+	}
+	for _, s := range cfg.problems {
+		p.Warnings = append(p.Warnings, profile.Warning{Message: s})
+	}
+	if s := pathsWarning(); s != "" {
+		p.Warnings = append(p.Warnings, profile.Warning{Message: s})
+	}
+	p.Wall = &profile.Wall{Start: prof.start.UTC().Format(time.RFC3339), Seconds: time.Since(prof.start).Seconds()}
+	if err := profile.WriteFile(cfg.path, p); err != nil {
+		return err
+	}
+	if cfg.announce && !prof.written {
+		// A binary of spbuild build run by hand: the file appeared in
+		// the working directory without being asked for.
+		where := cfg.path
+		if abs, err := filepath.Abs(where); err == nil {
+			where = abs
+		}
+		fmt.Fprintf(os.Stderr, "spgo: profile written to %s (spreport show %s; SPGO_PROFILE sets the path, off for none)\n", where, where)
+	}
+	prof.written = true
+	return nil
+}
+
+// writeAtRootEnd writes the profile when a root ends: the last root of
+// a test binary has no other moment.
+func writeAtRootEnd() {
+	if cfg.path == "off" {
+		return
+	}
+	if err := writeProfile(false); err != nil {
+		fmt.Fprintf(os.Stderr, "spgo: %v\n", err)
+	}
+}
+
+// flushFinal writes the profile before the process ends abnormally.
+func flushFinal() {
+	if cfg.path == "off" {
+		return
+	}
+	prof.mu.Lock()
+	n := len(prof.roots)
+	prof.mu.Unlock()
+	if n == 0 {
+		return
+	}
+	if err := writeProfile(true); err != nil {
+		fmt.Fprintf(os.Stderr, "spgo: %v\n", err)
+	}
+}
+
+// sourceName is file relative to SPGO_SOURCE_ROOT (slash-separated) when
+// it lies under it, so that profiles of two checkouts compare line by
+// line; else file unchanged.
+func sourceName(file string) string {
+	if cfg.srcRoot == "" {
+		return file
+	}
+	rel, err := filepath.Rel(cfg.srcRoot, file)
+	if err != nil || !filepath.IsLocal(rel) {
+		return file
+	}
+	return filepath.ToSlash(rel)
+}
+
+// panicking reports whether the calling goroutine is running deferred
+// calls of a panic that has not been recovered (EndRoot is deferred by
+// the root's function and cannot recover without changing what the
+// program prints): its stack then holds the runtime's panic frame.
+func panicking() bool {
+	var buf [8 << 10]byte
+	st := buf[:runtime.Stack(buf[:], false)]
+	return bytes.Contains(st, []byte("\npanic(")) || bytes.HasPrefix(st, []byte("panic("))
+}
