@@ -9,6 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/spgo/spgo/analyzer/nonsp"
 	"github.com/spgo/spgo/rewrite"
 )
 
@@ -113,7 +116,7 @@ func (j *job) buildEntry(ctx context.Context, pkgs []listPkg, st sourceState, p 
 	if testHookRewrite != nil {
 		testHookRewrite()
 	}
-	res, err := rewrite.Packages(ctx, rewrite.Config{Dir: j.dir, Tests: j.cfg.Tests, BuildFlags: j.lcfg.BuildFlags, Env: j.env}, paths...)
+	res, err := rewrite.Packages(ctx, rewrite.Config{Dir: j.dir, Tests: j.cfg.Tests, BuildFlags: j.lcfg.BuildFlags, Env: j.env, Check: []*analysis.Analyzer{nonsp.Analyzer}}, paths...)
 	if err != nil {
 		return err
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"flag"
-	"github.com/spgo/spgo/rtlib/profile"
 	"go/format"
 	"go/parser"
 	"go/token"
@@ -14,7 +13,16 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/spgo/spgo/analyzer/nonsp"
+	"github.com/spgo/spgo/rtlib/profile"
 )
+
+// check are the analyzers spbuild gives the rewriter (driver's
+// Prepare): their warnings are part of the golden files.
+var check = []*analysis.Analyzer{nonsp.Analyzer}
 
 var update = flag.Bool("update", false, "rewrite the golden files of rewrite/testdata")
 
@@ -41,7 +49,7 @@ func TestGolden(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			abs := filepath.Join(dir, name+".go")
-			res, err := Packages(context.Background(), Config{Dir: repoRoot}, abs)
+			res, err := Packages(context.Background(), Config{Dir: repoRoot, Check: check}, abs)
 			if err != nil {
 				t.Fatalf("rewrite: %v", err)
 			}
@@ -70,7 +78,7 @@ func TestGoldenTests(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Packages(context.Background(), Config{Dir: dir, Tests: true}, ".")
+	res, err := Packages(context.Background(), Config{Dir: dir, Tests: true, Check: check}, ".")
 	if err != nil {
 		t.Fatalf("rewrite: %v", err)
 	}

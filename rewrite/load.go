@@ -12,8 +12,6 @@ import (
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
 
-	"github.com/spgo/spgo/analyzer/nonsp"
-
 	"github.com/spgo/spgo/rewrite/escape"
 )
 
@@ -30,6 +28,11 @@ type Config struct {
 	// NoEscape skips the escape analysis and hooks every allocation site
 	// (for tests: the counts are then too high).
 	NoEscape bool
+	// Check are analyzers run over the loaded packages; their
+	// diagnostics become warnings. spbuild passes spvet's nonsp: the
+	// figures of goroutine groups that are not series-parallel are not
+	// exact, and the user is told where.
+	Check []*analysis.Analyzer
 }
 
 // Result is the rewriting of a set of packages.
@@ -180,7 +183,7 @@ func Packages(ctx context.Context, cfg Config, patterns ...string) (*Result, err
 			}
 		}
 	}
-	sp, err := structureWarnings(pkgs)
+	sp, err := checkWarnings(pkgs, cfg.Check)
 	if err != nil {
 		return nil, err
 	}
@@ -205,18 +208,20 @@ func isTestMain(p *packages.Package) bool {
 	return strings.HasSuffix(p.PkgPath, ".test") && p.Name == "main" && strings.HasSuffix(p.ID, ".test")
 }
 
-// structureWarnings reports the uses of goroutine groups that are not
-// series-parallel, with spvet's nonsp analyzer: they run correctly
-// instrumented, but the figures they affect are not exact.
-func structureWarnings(pkgs []*packages.Package) ([]Warning, error) {
-	g, err := checker.Analyze([]*analysis.Analyzer{nonsp.Analyzer}, pkgs, nil)
+// checkWarnings runs the analyzers of Config.Check over pkgs and
+// returns their diagnostics as warnings, each once.
+func checkWarnings(pkgs []*packages.Package, check []*analysis.Analyzer) ([]Warning, error) {
+	if len(check) == 0 {
+		return nil, nil
+	}
+	g, err := checker.Analyze(check, pkgs, nil)
 	if err != nil {
-		return nil, fmt.Errorf("structure check: %w", err)
+		return nil, fmt.Errorf("analysis: %w", err)
 	}
 	seen := map[string]bool{}
 	var ws []Warning
 	for _, act := range g.Roots {
-		if act.Analyzer != nonsp.Analyzer || act.Err != nil {
+		if !slices.Contains(check, act.Analyzer) || act.Err != nil {
 			continue
 		}
 		for _, d := range act.Diagnostics {
