@@ -11,10 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/spgo/spgo/internal/sim"
 	"github.com/spgo/spgo/rewrite"
 	"github.com/spgo/spgo/rtlib/profile"
 	"github.com/spgo/spgo/rtlib/trace"
-	"github.com/spgo/spgo/sim"
 )
 
 // accCase is a constructed program of testdata/accounting with its

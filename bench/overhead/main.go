@@ -37,7 +37,7 @@ import (
 	"time"
 
 	"github.com/spgo/spgo/bench/internal/harness"
-	"github.com/spgo/spgo/report"
+	"github.com/spgo/spgo/internal/report"
 )
 
 // config is one way of running a program.

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/spgo/spgo/bench/internal/harness"
-	"github.com/spgo/spgo/report"
+	"github.com/spgo/spgo/internal/report"
 )
 
 // writeTable prints the Markdown table of results and, under it, a note

@@ -43,7 +43,7 @@ import (
 	"strings"
 
 	"github.com/spgo/spgo/bench/internal/harness"
-	"github.com/spgo/spgo/report"
+	"github.com/spgo/spgo/internal/report"
 )
 
 func main() {

@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/spgo/spgo/driver"
-	"github.com/spgo/spgo/report"
+	"github.com/spgo/spgo/internal/report"
 	"github.com/spgo/spgo/rtlib/profile"
 )
 

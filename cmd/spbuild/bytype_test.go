@@ -8,7 +8,7 @@ import (
 
 	pprof "github.com/google/pprof/profile"
 
-	"github.com/spgo/spgo/report"
+	"github.com/spgo/spgo/internal/report"
 	"github.com/spgo/spgo/rtlib/profile"
 )
 

@@ -6,9 +6,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/spgo/spgo/internal/sim"
 	"github.com/spgo/spgo/rtlib/profile"
 	"github.com/spgo/spgo/rtlib/trace"
-	"github.com/spgo/spgo/sim"
 )
 
 // simFlags are run's schedule-simulation flags.

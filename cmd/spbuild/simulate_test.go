@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spgo/spgo/internal/sim"
 	"github.com/spgo/spgo/rtlib/profile"
 	"github.com/spgo/spgo/rtlib/trace"
-	"github.com/spgo/spgo/sim"
 )
 
 // TestSimulate runs spbuild run -simulate on the examples whose peaks

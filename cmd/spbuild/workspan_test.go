@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/spgo/spgo/report"
+	"github.com/spgo/spgo/internal/report"
 )
 
 // forkJoinSrc spawns wsTasks goroutines from main, each passing wsOps

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/spgo/spgo/report"
+	"github.com/spgo/spgo/internal/report"
 	sprof "github.com/spgo/spgo/rtlib/profile"
 )
 

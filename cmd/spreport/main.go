@@ -54,7 +54,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/spgo/spgo/report"
+	"github.com/spgo/spgo/internal/report"
 	"github.com/spgo/spgo/rtlib/profile"
 )
 

@@ -23,7 +23,7 @@ const rerun = "testdata/tiles-rerun.json"
 
 // types is a profile of testdata/examples/types, whose lines are split
 // by type.
-const types = "../../report/testdata/html/types.json"
+const types = "../../internal/report/testdata/html/types.json"
 
 // spreport runs the command in-process.
 func spreport(args ...string) (stdout, stderr string, code int) {

@@ -83,7 +83,7 @@ func TestHTMLInBrowser(t *testing.T) {
 	bin := findChromium(t)
 	dir := t.TempDir()
 	p := readHTMLProfile(t, "tiles")
-	abs, err := filepath.Abs(filepath.Join("..", "testdata", "examples", "tiles"))
+	abs, err := filepath.Abs(filepath.Join("..", "..", "testdata", "examples", "tiles"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,7 +18,7 @@ func TestFlameInBrowser(t *testing.T) {
 	bin := findChromium(t)
 	dir := t.TempDir()
 	p := readHTMLProfile(t, "callers")
-	abs, err := filepath.Abs(filepath.Join("..", "testdata", "examples", "callers"))
+	abs, err := filepath.Abs(filepath.Join("..", "..", "testdata", "examples", "callers"))
 	if err != nil {
 		t.Fatal(err)
 	}
