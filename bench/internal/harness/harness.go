@@ -24,6 +24,10 @@ var Sizes = map[string][]string{
 	"cholesky":   {"-n", "256", "-cutoff", "32"},
 	"samplesort": {"-n", "200000", "-cutoff", "25000", "-buckets", "16"},
 	"raytrace":   {"-n", "256", "-ss", "1"},
+	"chain":      {"-n", "200"},
+	"msort":      {"-n", "20000"},
+	"httploop":   {"-n", "200"},
+	"bintrees":   {"-depth", "10"},
 }
 
 // RepoRoot returns the directory of the spgo module (the one holding
@@ -113,6 +117,21 @@ func Sh(dir string, env []string, name string, args ...string) error {
 		return fmt.Errorf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
 	}
 	return nil
+}
+
+// Output runs a command in dir with env added and returns its standard
+// output, or an error with its standard error.
+func Output(dir string, env []string, name string, args ...string) (string, error) {
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("%s %s: %v\n%s", name, strings.Join(args, " "), err, stderr.String())
+	}
+	return string(out), nil
 }
 
 // Median returns the median of xs (the mean of the middle two for an even
