@@ -29,18 +29,14 @@
 package main
 
 import (
-	"bytes"
 	"flag"
 	"fmt"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
-	"time"
 
 	"github.com/spgo/spgo/bench/internal/harness"
 	"github.com/spgo/spgo/report"
@@ -93,26 +89,19 @@ func main() {
 }
 
 func run(runs int, argSpec string, only []string) error {
-	root, err := harness.RepoRoot()
+	b, done, err := harness.TempBuilder("spgo-overhead-*")
 	if err != nil {
 		return err
 	}
+	defer done()
+	tmp := b.Dir
 	progs := only
 	if len(progs) == 0 {
-		if progs, err = harness.Programs(root); err != nil {
+		if progs, err = harness.Programs(b.Root); err != nil {
 			return err
 		}
 	}
 	args := harness.ParseArgs(argSpec)
-	tmp, err := os.MkdirTemp("", "spgo-overhead-*")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(tmp)
-	b, err := harness.NewBuilder(root, tmp)
-	if err != nil {
-		return err
-	}
 	var results []*result
 	for _, p := range progs {
 		if _, err := b.Plain(p, ""); err != nil {
@@ -146,7 +135,8 @@ func run(runs int, argSpec string, only []string) error {
 				if c.name == "threshold" {
 					cenv = append(cenv, "SPGO_THRESHOLD="+strconv.FormatInt(max(r.thrM, 1), 10))
 				}
-				out, secs, rss, err := timed(bin, r.args, cenv)
+				run, err := harness.Timed(bin, r.args, cenv)
+				out := run.Stdout
 				if err != nil {
 					return fmt.Errorf("%s (%s): %w", r.prog, c.name, err)
 				}
@@ -167,8 +157,8 @@ func run(runs int, argSpec string, only []string) error {
 						r.samples[c.name] = h.Samples
 					}
 				}
-				r.secs[c.name] = append(r.secs[c.name], secs)
-				r.rssKiB[c.name] = append(r.rssKiB[c.name], rss)
+				r.secs[c.name] = append(r.secs[c.name], run.Secs)
+				r.rssKiB[c.name] = append(r.rssKiB[c.name], run.RSSKiB)
 				if c.name == "exact" && round == 0 {
 					if err := r.readExact(prof); err != nil {
 						return err
@@ -192,25 +182,6 @@ func (r *result) readExact(path string) error {
 	r.mhwm, r.serial, r.censuses, r.exact = root.MHWM[len(root.MHWM)-1].Bytes, root.SerialPeak, root.Censuses, root.Exact
 	r.thrM = r.mhwm
 	return nil
-}
-
-// timed runs bin and returns its output, wall time and peak RSS.
-func timed(bin string, args, env []string) (string, float64, int64, error) {
-	cmd := exec.Command(bin, args...)
-	cmd.Env = append(os.Environ(), env...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	start := time.Now()
-	err := cmd.Run()
-	secs := time.Since(start).Seconds()
-	if err != nil {
-		return "", 0, 0, fmt.Errorf("%v\n%s", err, errb.String())
-	}
-	rss := int64(0)
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		rss = ru.Maxrss // KiB on Linux
-	}
-	return out.String(), secs, rss, nil
 }
 
 func writeTable(w *os.File, results []*result, runs int) {

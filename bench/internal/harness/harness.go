@@ -3,6 +3,7 @@
 package harness
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -10,6 +11,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
+	"time"
 )
 
 // Sizes are the small problem sizes the tests and the validation table
@@ -83,6 +86,26 @@ func NewBuilder(root, dir string) (*Builder, error) {
 	return b, nil
 }
 
+// TempBuilder is NewBuilder in a new temporary directory (named after
+// pattern, as os.MkdirTemp) for the repository the go command finds from
+// the current directory; done removes the directory.
+func TempBuilder(pattern string) (b *Builder, done func(), err error) {
+	root, err := RepoRoot()
+	if err != nil {
+		return nil, nil, err
+	}
+	tmp, err := os.MkdirTemp("", pattern)
+	if err != nil {
+		return nil, nil, err
+	}
+	done = func() { os.RemoveAll(tmp) }
+	if b, err = NewBuilder(root, tmp); err != nil {
+		done()
+		return nil, nil, err
+	}
+	return b, done, nil
+}
+
 // Plain builds prog uninstrumented and returns the binary's path; overlay,
 // if not empty, is a go build -overlay file.
 func (b *Builder) Plain(prog, overlay string) (string, error) {
@@ -134,6 +157,32 @@ func Output(dir string, env []string, name string, args ...string) (string, erro
 	return string(out), nil
 }
 
+// Run is what Timed measured of one run.
+type Run struct {
+	Stdout, Stderr string
+	Secs           float64 // wall time
+	RSSKiB         int64   // peak resident set
+}
+
+// Timed runs bin with env added and measures it; a failed run is an
+// error with its standard error.
+func Timed(bin string, args, env []string) (Run, error) {
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), env...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	start := time.Now()
+	err := cmd.Run()
+	r := Run{Stdout: out.String(), Stderr: errb.String(), Secs: time.Since(start).Seconds()}
+	if err != nil {
+		return Run{}, fmt.Errorf("%s: %v\n%s", bin, err, r.Stderr)
+	}
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		r.RSSKiB = ru.Maxrss // KiB on Linux
+	}
+	return r, nil
+}
+
 // Median returns the median of xs (the mean of the middle two for an even
 // count); xs must not be empty.
 func Median[T int64 | float64](xs []T) T {
@@ -150,7 +199,12 @@ type Root struct {
 	Exact      bool  `json:"exact"`
 	SerialPeak int64 `json:"serial_peak"`
 	Censuses   int64 `json:"censuses"`
-	MHWM       []struct {
+	Strands    int64 `json:"strands"`
+	Spawns     int64 `json:"spawns"`
+	Lines      []struct {
+		Allocs int64 `json:"allocs"`
+	} `json:"lines"`
+	MHWM []struct {
 		P     int   `json:"p"`
 		Bytes int64 `json:"bytes"`
 	} `json:"mhwm"`
