@@ -27,14 +27,14 @@ func TestDebugStats(t *testing.T) {
 		t.Fatalf("fib(10) = %d", got)
 	}
 	var strands, spawns, trace int64
-	var finish, write float64
+	var finish, write, cpu, writeCPU float64
 	line := buf.String()
-	if _, err := fmt.Sscanf(line, "spgo stats: strands %d spawns %d trace_bytes %d finish_ms %g write_ms %g\n",
-		&strands, &spawns, &trace, &finish, &write); err != nil {
+	if _, err := fmt.Sscanf(line, "spgo stats: strands %d spawns %d trace_bytes %d finish_ms %g write_ms %g cpu_ms %g write_cpu_ms %g\n",
+		&strands, &spawns, &trace, &finish, &write, &cpu, &writeCPU); err != nil {
 		t.Fatalf("stats line %q: %v", line, err)
 	}
 	// fib(10) spawns two children at each of its 176 inner calls.
-	if spawns != 176 || strands <= spawns || trace <= 0 || finish < 0 || write < 0 {
+	if spawns != 176 || strands <= spawns || trace <= 0 || finish < 0 || write < 0 || cpu <= 0 || writeCPU < 0 || writeCPU > cpu {
 		t.Errorf("stats line %q: want 176 spawns, more strands, a trace", line)
 	}
 	if strings.Count(line, "\n") != 1 {

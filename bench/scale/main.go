@@ -52,6 +52,7 @@ type point struct {
 type stats struct {
 	strands, spawns, traceBytes int64
 	finishMs, writeMs           float64
+	cpuMs, writeCPUMs           float64
 }
 
 func main() {
@@ -154,8 +155,8 @@ func parseStats(stderr string) (stats, error) {
 		if !strings.HasPrefix(line, "spgo stats: ") {
 			continue
 		}
-		if _, err := fmt.Sscanf(line, "spgo stats: strands %d spawns %d trace_bytes %d finish_ms %g write_ms %g",
-			&s.strands, &s.spawns, &s.traceBytes, &s.finishMs, &s.writeMs); err != nil {
+		if _, err := fmt.Sscanf(line, "spgo stats: strands %d spawns %d trace_bytes %d finish_ms %g write_ms %g cpu_ms %g write_cpu_ms %g",
+			&s.strands, &s.spawns, &s.traceBytes, &s.finishMs, &s.writeMs, &s.cpuMs, &s.writeCPUMs); err != nil {
 			return stats{}, fmt.Errorf("stats line %q: %w", line, err)
 		}
 		found = true
@@ -176,19 +177,21 @@ func medianOf[T any, V int64 | float64](xs []T, f func(T) V) V {
 
 func writeTable(w io.Writer, points []*point, runs int) {
 	fmt.Fprintf(w, "Medians of %d interleaved runs; plain at GOMAXPROCS=1, instrumented exact at pmax 128.\n\n", runs)
-	fmt.Fprintln(w, "| program | strands | allocations | plain s | spgo s | × | extra µs / strand | extra ns / alloc | RSS plain / spgo MiB | trace MiB | root end ms (engine + profile) |")
-	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+	fmt.Fprintln(w, "| program | strands | allocations | plain s | spgo s | × | extra µs / strand | extra ns / alloc | RSS plain / spgo MiB | trace MiB | root end ms (engine + profile) | profile CPU ms / total CPU s |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 	for _, p := range points {
 		secs := func(r harness.Run) float64 { return r.Secs }
 		rss := func(r harness.Run) int64 { return r.RSSKiB }
 		ps, is := medianOf(p.plain, secs), medianOf(p.inst, secs)
 		extra := is - ps
-		fmt.Fprintf(w, "| %s %s | %d | %d | %.3f | %.3f | %.2f | %.2f | %.0f | %.0f / %.0f | %.1f | %.1f + %.1f |\n",
+		fmt.Fprintf(w, "| %s %s | %d | %d | %.3f | %.3f | %.2f | %.2f | %.0f | %.0f / %.0f | %.1f | %.1f + %.1f | %.0f / %.2f |\n",
 			p.prog, strings.Join(p.args, " "), p.root.Strands, p.allocs, ps, is, is/ps,
 			extra/float64(max(p.root.Strands, 1))*1e6, extra/float64(max(p.allocs, 1))*1e9,
 			float64(medianOf(p.plain, rss))/1024, float64(medianOf(p.inst, rss))/1024,
 			float64(medianOf(p.stats, func(s stats) int64 { return s.traceBytes }))/(1<<20),
 			medianOf(p.stats, func(s stats) float64 { return s.finishMs }),
-			medianOf(p.stats, func(s stats) float64 { return s.writeMs }))
+			medianOf(p.stats, func(s stats) float64 { return s.writeMs }),
+			medianOf(p.stats, func(s stats) float64 { return s.writeCPUMs }),
+			medianOf(p.stats, func(s stats) float64 { return s.cpuMs })/1e3)
 	}
 }
