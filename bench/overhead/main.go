@@ -6,7 +6,6 @@
 // interleaved so that the machine's drift hits every configuration alike:
 //
 //	plain-1    uninstrumented, GOMAXPROCS=1 (the baseline: spgo runs serially)
-//	plain      uninstrumented, default GOMAXPROCS
 //	exact      instrumented, exact mode, SPGO_PMAX=128
 //	threshold  instrumented, threshold mode at pmax 128, M = the exact MHWM_128
 //	pprof-1    the pprof peer (harness.Builder.Profiled: runtime/pprof
@@ -14,13 +13,16 @@
 //	           runtime.MemProfileRate = 1: every allocation recorded
 //	pprof-512k the same at the default rate (a sample per 512 KiB)
 //
-// Every pprof run's heap profile is checked (harness.CheckHeapProfile):
-// sampled at the rate set, with allocation samples; a peer that profiles
-// nothing is an error, not a figure.
+// Every pprof run's heap profile is checked (harness.CheckHeapProfile,
+// in a process of its own so that this one stays small: see
+// harness.Run.RSSKiB): sampled at the rate set, with allocation samples;
+// a peer that profiles nothing is an error, not a figure.
 //
-// It prints a Markdown table of median wall times, overhead ratios
-// against plain-1 with their geometric means, the peak RSS of the plain
-// and instrumented runs, and each exact run's census count and MHWM.
+// It prints a Markdown table of overhead ratios against plain-1 with
+// their geometric means, in CPU time (user + system: on a shared,
+// loaded machine far steadier than wall time, which it gives for the
+// exact runs), the peak RSS of the plain, instrumented and pprof-1 runs,
+// and each exact run's census count and MHWM.
 // Every run's output must equal plain-1's.
 //
 // Usage:
@@ -53,7 +55,6 @@ type config struct {
 
 var configs = []config{
 	{name: "plain-1", env: []string{"GOMAXPROCS=1"}},
-	{name: "plain"},
 	{name: "exact", instrumented: true, env: []string{"SPGO_PMAX=128"}},
 	{name: "threshold", instrumented: true, env: []string{"SPGO_PMAX=128"}}, // + SPGO_THRESHOLD
 	{name: "pprof-1", peer: true, rate: 1, env: []string{"GOMAXPROCS=1", harness.PeerRateEnv + "=1"}},
@@ -68,7 +69,8 @@ var ratioCols = []string{"exact", "threshold", "pprof-1", "pprof-512k"}
 type result struct {
 	prog     string
 	args     []string
-	secs     map[string][]float64
+	secs     map[string][]float64 // wall
+	cpu      map[string][]float64 // user + system
 	rssKiB   map[string][]int64
 	mhwm     int64
 	serial   int64
@@ -79,6 +81,7 @@ type result struct {
 }
 
 func main() {
+	harness.ServeCheck()
 	runs := flag.Int("runs", 5, "runs of each configuration (the median is reported)")
 	argSpec := flag.String("args", "", "program arguments, e.g. 'fib=-n 25;nqueens=-n 9'")
 	flag.Parse()
@@ -113,7 +116,7 @@ func run(runs int, argSpec string, only []string) error {
 		if _, err := b.Profiled(p); err != nil {
 			return err
 		}
-		results = append(results, &result{prog: p, args: args[p], secs: map[string][]float64{}, rssKiB: map[string][]int64{}, samples: map[string]int{}})
+		results = append(results, &result{prog: p, args: args[p], secs: map[string][]float64{}, cpu: map[string][]float64{}, rssKiB: map[string][]int64{}, samples: map[string]int{}})
 	}
 	for round := 0; round < runs; round++ {
 		for _, r := range results {
@@ -146,7 +149,7 @@ func run(runs int, argSpec string, only []string) error {
 					return fmt.Errorf("%s (%s): output %q differs from plain-1's %q", r.prog, c.name, out, want)
 				}
 				if c.peer {
-					h, err := harness.CheckHeapProfile(prof, c.rate, allocated)
+					h, err := harness.CheckHeapProfileApart(prof, c.rate, allocated)
 					if err != nil {
 						return fmt.Errorf("%s (%s): %w", r.prog, c.name, err)
 					}
@@ -158,6 +161,7 @@ func run(runs int, argSpec string, only []string) error {
 					}
 				}
 				r.secs[c.name] = append(r.secs[c.name], run.Secs)
+				r.cpu[c.name] = append(r.cpu[c.name], run.CPUSecs)
 				r.rssKiB[c.name] = append(r.rssKiB[c.name], run.RSSKiB)
 				if c.name == "exact" && round == 0 {
 					if err := r.readExact(prof); err != nil {
@@ -185,28 +189,30 @@ func (r *result) readExact(path string) error {
 }
 
 func writeTable(w *os.File, results []*result, runs int) {
-	fmt.Fprintf(w, "Medians of %d interleaved runs; ratios against plain-1 (GOMAXPROCS=1).\n\n", runs)
-	fmt.Fprintln(w, "| program | plain-1 s | plain s | exact × | threshold × | pprof-1 × | pprof-512k × | RSS plain-1 / exact / pprof-1 MiB | heap samples 1 / 512k | censuses | MHWM_128 | serial peak | exact |")
+	fmt.Fprintf(w, "Medians of %d interleaved runs; ratios of CPU time (user + system) against plain-1 (GOMAXPROCS=1), and of wall time for exact.\n\n", runs)
+	fmt.Fprintln(w, "| program | plain-1 CPU s | exact × | threshold × | pprof-1 × | pprof-512k × | exact wall × | RSS plain-1 / exact / pprof-1 MiB | heap samples 1 / 512k | censuses | MHWM_128 | serial peak | exact |")
 	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
 	logs := map[string]float64{}
 	for _, r := range results {
-		base := harness.Median(r.secs["plain-1"])
-		ratio := func(c string) float64 { return harness.Median(r.secs[c]) / base }
+		base := harness.Median(r.cpu["plain-1"])
+		ratio := func(c string) float64 { return harness.Median(r.cpu[c]) / base }
 		mib := func(c string) float64 { return float64(harness.Median(r.rssKiB[c])) / 1024 }
 		for _, c := range ratioCols {
 			logs[c] += math.Log(ratio(c))
 		}
+		wall := harness.Median(r.secs["exact"]) / harness.Median(r.secs["plain-1"])
+		logs["wall"] += math.Log(wall)
 		name := r.prog
 		if len(r.args) > 0 {
 			name += " " + strings.Join(r.args, " ")
 		}
-		fmt.Fprintf(w, "| %s | %.3f | %.3f | %.2f | %.2f | %.2f | %.2f | %.0f / %.0f / %.0f | %d / %d | %d | %s | %s | %v |\n", name,
-			base, harness.Median(r.secs["plain"]), ratio("exact"), ratio("threshold"), ratio("pprof-1"), ratio("pprof-512k"),
+		fmt.Fprintf(w, "| %s | %.3f | %.2f | %.2f | %.2f | %.2f | %.2f | %.0f / %.0f / %.0f | %d / %d | %d | %s | %s | %v |\n", name,
+			base, ratio("exact"), ratio("threshold"), ratio("pprof-1"), ratio("pprof-512k"), wall,
 			mib("plain-1"), mib("exact"), mib("pprof-1"), r.samples["pprof-1"], r.samples["pprof-512k"],
 			r.censuses, report.Bytes(r.mhwm), report.Bytes(r.serial), r.exact)
 	}
 	n := float64(len(results))
 	geo := func(c string) float64 { return math.Exp(logs[c] / n) }
-	fmt.Fprintf(w, "| **geometric mean** | | | **%.2f** | **%.2f** | **%.2f** | **%.2f** | | | | | | |\n",
-		geo("exact"), geo("threshold"), geo("pprof-1"), geo("pprof-512k"))
+	fmt.Fprintf(w, "| **geometric mean** | | **%.2f** | **%.2f** | **%.2f** | **%.2f** | **%.2f** | | | | | | |\n",
+		geo("exact"), geo("threshold"), geo("pprof-1"), geo("pprof-512k"), geo("wall"))
 }

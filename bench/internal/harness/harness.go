@@ -161,7 +161,12 @@ func Output(dir string, env []string, name string, args ...string) (string, erro
 type Run struct {
 	Stdout, Stderr string
 	Secs           float64 // wall time
-	RSSKiB         int64   // peak resident set
+	CPUSecs        float64 // user + system time of the process and its threads
+	// RSSKiB is the peak resident set. Linux counts in it the resident
+	// set of the process that started the run (os/exec forks with
+	// CLONE_VM and the kernel keeps the larger of the two at exec), so
+	// the measuring process must stay small: CheckHeapProfileApart.
+	RSSKiB int64
 }
 
 // Timed runs bin with env added and measures it; a failed run is an
@@ -180,6 +185,7 @@ func Timed(bin string, args, env []string) (Run, error) {
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		r.RSSKiB = ru.Maxrss // KiB on Linux
 	}
+	r.CPUSecs = (cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()).Seconds()
 	return r, nil
 }
 

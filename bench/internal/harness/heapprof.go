@@ -1,8 +1,12 @@
 package harness
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
+	"strconv"
+	"strings"
 
 	"github.com/google/pprof/profile"
 )
@@ -66,4 +70,62 @@ func CheckHeapProfile(path string, rate, allocated int64) (HeapProfile, error) {
 		return h, fmt.Errorf("heap profile %s: no allocation samples: the peer profiled nothing", path)
 	}
 	return h, nil
+}
+
+// checkEnv carries CheckHeapProfileApart's arguments to the process it
+// starts: path, rate and allocated, separated by newlines.
+const checkEnv = "SPGO_HARNESS_CHECK_HEAP"
+
+// CheckHeapProfileApart is CheckHeapProfile in a process of its own (the
+// running executable again, which must call ServeCheck first thing in
+// main): a profile at rate 1 can take hundreds of MiB to parse, and the
+// resident set of the measuring process would show in the peak RSS of
+// every run it starts afterwards (see Run.RSSKiB).
+func CheckHeapProfileApart(path string, rate, allocated int64) (HeapProfile, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return HeapProfile{}, fmt.Errorf("checking %s: %w", path, err)
+	}
+	cmd := exec.Command(exe)
+	cmd.Env = append(os.Environ(), checkEnv+"="+strings.Join([]string{path, strconv.FormatInt(rate, 10), strconv.FormatInt(allocated, 10)}, "\n"))
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return HeapProfile{}, fmt.Errorf("checking %s: %v: %s", path, err, strings.TrimSpace(stderr.String()))
+	}
+	var h HeapProfile
+	if err := json.Unmarshal(out, &h); err != nil {
+		return HeapProfile{}, fmt.Errorf("checking %s: %w", path, err)
+	}
+	return h, nil
+}
+
+// ServeCheck does the work of CheckHeapProfileApart and exits when the
+// process was started for it; otherwise it returns at once.
+func ServeCheck() {
+	spec, ok := os.LookupEnv(checkEnv)
+	if !ok {
+		return
+	}
+	h, err := serveCheck(spec)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	json.NewEncoder(os.Stdout).Encode(h)
+	os.Exit(0)
+}
+
+func serveCheck(spec string) (HeapProfile, error) {
+	f := strings.Split(spec, "\n")
+	if len(f) != 3 {
+		return HeapProfile{}, fmt.Errorf("%s=%q: want path, rate and allocated on three lines", checkEnv, spec)
+	}
+	rate, err1 := strconv.ParseInt(f[1], 10, 64)
+	allocated, err2 := strconv.ParseInt(f[2], 10, 64)
+	if err1 != nil || err2 != nil {
+		return HeapProfile{}, fmt.Errorf("%s=%q: %v %v", checkEnv, spec, err1, err2)
+	}
+	return CheckHeapProfile(f[0], rate, allocated)
 }

@@ -165,3 +165,33 @@ func TestProfiledPeer(t *testing.T) {
 	}
 	t.Logf("%+v", h)
 }
+
+func TestMain(m *testing.M) {
+	ServeCheck() // CheckHeapProfileApart runs this test binary again
+	os.Exit(m.Run())
+}
+
+// TestCheckHeapProfileApart: the check in a process of its own gives
+// what it gives in this one, errors included.
+func TestCheckHeapProfileApart(t *testing.T) {
+	old := runtime.MemProfileRate
+	runtime.MemProfileRate = 1
+	for range 10 {
+		sink = append(sink, make([]byte, 2000))
+	}
+	runtime.GC()
+	path := writeProfile(t, pprof.WriteHeapProfile)
+	runtime.MemProfileRate = old
+	sink = nil
+	want, err := CheckHeapProfile(path, 1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := CheckHeapProfileApart(path, 1, 0)
+	if err != nil || got != want {
+		t.Errorf("apart: %+v, %v; here: %+v", got, err, want)
+	}
+	if _, err := CheckHeapProfileApart(path, 512<<10, 0); err == nil || !strings.Contains(err.Error(), "did not take effect") {
+		t.Errorf("apart, wrong rate: err = %v", err)
+	}
+}
