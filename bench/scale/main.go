@@ -176,11 +176,11 @@ func medianOf[T any, V int64 | float64](xs []T, f func(T) V) V {
 }
 
 func writeTable(w io.Writer, points []*point, runs int) {
-	fmt.Fprintf(w, "Medians of %d interleaved runs; plain at GOMAXPROCS=1, instrumented exact at pmax 128.\n\n", runs)
-	fmt.Fprintln(w, "| program | strands | allocations | plain s | spgo s | × | extra µs / strand | extra ns / alloc | RSS plain / spgo MiB | trace MiB | root end ms (engine + profile) | profile CPU ms / total CPU s |")
+	fmt.Fprintf(w, "Medians of %d interleaved runs; plain at GOMAXPROCS=1, instrumented exact at pmax 128; times are CPU time (user + system) but the root end's.\n\n", runs)
+	fmt.Fprintln(w, "| program | strands | allocations | plain s | spgo s | × | extra µs / strand | extra ns / alloc | RSS plain / spgo MiB | trace MiB | root end wall ms (engine + profile) | profile CPU ms / total CPU s |")
 	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 	for _, p := range points {
-		secs := func(r harness.Run) float64 { return r.Secs }
+		secs := func(r harness.Run) float64 { return r.CPUSecs }
 		rss := func(r harness.Run) int64 { return r.RSSKiB }
 		ps, is := medianOf(p.plain, secs), medianOf(p.inst, secs)
 		extra := is - ps

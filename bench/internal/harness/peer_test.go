@@ -32,16 +32,24 @@ func writeProfile(t *testing.T, write func(w io.Writer) error) string {
 	return path
 }
 
-func TestCheckHeapProfile(t *testing.T) {
+// rateOneProfile allocates n objects of size bytes with every allocation
+// profiled and writes the heap profile to a new file.
+func rateOneProfile(t *testing.T, n, size int) string {
+	t.Helper()
 	old := runtime.MemProfileRate
 	runtime.MemProfileRate = 1
-	for range 100 {
-		sink = append(sink, make([]byte, 1000))
+	for range n {
+		sink = append(sink, make([]byte, size))
 	}
 	runtime.GC()
-	real := writeProfile(t, pprof.WriteHeapProfile)
+	path := writeProfile(t, pprof.WriteHeapProfile)
 	runtime.MemProfileRate = old
 	sink = nil
+	return path
+}
+
+func TestCheckHeapProfile(t *testing.T) {
+	real := rateOneProfile(t, 100, 1000)
 	empty := writeProfile(t, (&profile.Profile{
 		SampleType: []*profile.ValueType{{Type: "alloc_objects", Unit: "count"}, {Type: "alloc_space", Unit: "bytes"}},
 		Period:     1,
@@ -174,15 +182,7 @@ func TestMain(m *testing.M) {
 // TestCheckHeapProfileApart: the check in a process of its own gives
 // what it gives in this one, errors included.
 func TestCheckHeapProfileApart(t *testing.T) {
-	old := runtime.MemProfileRate
-	runtime.MemProfileRate = 1
-	for range 10 {
-		sink = append(sink, make([]byte, 2000))
-	}
-	runtime.GC()
-	path := writeProfile(t, pprof.WriteHeapProfile)
-	runtime.MemProfileRate = old
-	sink = nil
+	path := rateOneProfile(t, 10, 2000)
 	want, err := CheckHeapProfile(path, 1, 0)
 	if err != nil {
 		t.Fatal(err)
