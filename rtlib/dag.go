@@ -135,6 +135,10 @@ func dagRootBegin(t *Task, site Site) { beginRoot(t, site) }
 // dagRootEnd: t ends the root at site, holding the baton; the goroutines
 // spawned in it and never joined are joined here. mhwm: Exit.
 func dagRootEnd(t *Task, site Site) {
+	if debugStats {
+		rootEndTimed(t)
+		return
+	}
 	endRoot(t, false)
 	writeAtRootEnd()
 }

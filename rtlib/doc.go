@@ -387,6 +387,9 @@
 //	SPGO_CHECK         1: verify the caller of every scheduling hook (slower;
 //	                   0 or unset: not)
 //	SPGO_DEBUG_CENSUS  non-empty: one line of statistics per census on stderr
+//	SPGO_DEBUG_STATS   non-empty: one line per root end on stderr (strands,
+//	                   spawns, the attribution trace's bytes, the time
+//	                   the root end took; stats.go)
 //	SPGO_TRACE         path: record each root's strands (not those of a
 //	                   root begun inside another), with channel, mutex and
 //	                   errgroup-limit edges, for schedule simulation

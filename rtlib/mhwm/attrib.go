@@ -190,6 +190,8 @@ type picker struct {
 	t     *trace
 	sites map[Site]*SiteShare
 	anti  []int64
+	sums  map[*tnode][]SiteBytes // Result.sums
+	acc   map[Site]int64         // sum's
 }
 
 func (pk *picker) add(v []SiteBytes, how share) {
@@ -210,26 +212,56 @@ func (pk *picker) add(v []SiteBytes, how share) {
 	}
 }
 
-// addAll charges the net bytes of every strand of x. It walks the tree
-// with an explicit stack: a scope's chain of blocks is as deep as the scope
-// is long.
-func (pk *picker) addAll(x *tnode, how share) {
+// addAll charges the net bytes of every strand of x.
+func (pk *picker) addAll(x *tnode, how share) { pk.add(pk.sum(x), how) }
+
+// sum returns the net bytes of every strand of x by site, without zero
+// sums, in site order. The backtracks of different q charge many of the
+// same completed parts (those left of the paths they share), so each
+// part's sum is kept in pk.sums and reused, here and inside the walks of
+// parts that contain it: the first q walks its completed strands once,
+// later ones mostly reuse (issue #23: 32 independent walks over a
+// million strands were a third of fib's instrumented run). It walks the
+// tree with an explicit stack: a scope's chain of blocks is as deep as
+// the scope is long.
+func (pk *picker) sum(x *tnode) []SiteBytes {
+	if v, ok := pk.sums[x]; ok {
+		return v
+	}
+	clear(pk.acc)
 	stack := append(pk.stack[:0], x)
 	for len(stack) > 0 {
-		x := stack[len(stack)-1]
+		y := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
+		if v, ok := pk.sums[y]; ok && y != nil {
+			for _, sb := range v {
+				pk.acc[sb.Site] += sb.Bytes
+			}
+			continue
+		}
 		switch {
-		case x == nil:
-		case x.kind == 'e':
-			r := pk.t.strands[x.strand]
-			pk.add(pk.t.sites[r.tot0:r.tot1], how)
-		case x.kind == 'L':
-			stack = append(stack, x.parts...)
+		case y == nil:
+		case y.kind == 'e':
+			r := pk.t.strands[y.strand]
+			for _, sb := range pk.t.sites[r.tot0:r.tot1] {
+				pk.acc[sb.Site] += sb.Bytes
+			}
+		case y.kind == 'L':
+			stack = append(stack, y.parts...)
 		default:
-			stack = append(stack, x.x, x.y)
+			stack = append(stack, y.x, y.y)
 		}
 	}
 	pk.stack = stack
+	v := make([]SiteBytes, 0, len(pk.acc))
+	for site, n := range pk.acc {
+		if n != 0 {
+			v = append(v, SiteBytes{site, n})
+		}
+	}
+	slices.SortFunc(v, func(a, b SiteBytes) int { return int(a.Site) - int(b.Site) })
+	pk.sums[x] = v
+	return v
 }
 
 // pickTask is a pending backtrack: the antichain of exactly k strands of x.
@@ -311,7 +343,12 @@ func (r *Result) Attribute(q int) (*Attribution, error) {
 	for root.c.R[k] != best {
 		k++
 	}
-	pk := &picker{p: r.PMax, t: r.trace, sites: map[Site]*SiteShare{}}
+	r.sumsMu.Lock()
+	defer r.sumsMu.Unlock()
+	if r.sums == nil {
+		r.sums = map[*tnode][]SiteBytes{}
+	}
+	pk := &picker{p: r.PMax, t: r.trace, sites: map[Site]*SiteShare{}, sums: r.sums, acc: map[Site]int64{}}
 	pk.pick(root, k, false)
 	a := &Attribution{Q: q, MHWM: best, Antichain: pk.anti}
 	for _, s := range pk.sites {

@@ -405,6 +405,11 @@ type Result struct {
 	replayOnce sync.Once // the tree rebuilt from trace, for Attribute
 	tree       *tnode
 	treeErr    error
+	// sumsMu guards sums, the net bytes per site of the completed parts
+	// the backtracks so far charged as a whole (picker.sum), shared by
+	// the backtracks of every q.
+	sumsMu sync.Mutex
+	sums   map[*tnode][]SiteBytes
 }
 
 // ThresholdResult answers the threshold question for (M, P).

@@ -3,6 +3,7 @@
 package harness
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -10,6 +11,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
+	"time"
 )
 
 // Sizes are the small problem sizes the tests and the validation table
@@ -24,6 +27,10 @@ var Sizes = map[string][]string{
 	"cholesky":   {"-n", "256", "-cutoff", "32"},
 	"samplesort": {"-n", "200000", "-cutoff", "25000", "-buckets", "16"},
 	"raytrace":   {"-n", "256", "-ss", "1"},
+	"chain":      {"-n", "200"},
+	"msort":      {"-n", "20000"},
+	"httploop":   {"-n", "200"},
+	"bintrees":   {"-depth", "10"},
 }
 
 // RepoRoot returns the directory of the spgo module (the one holding
@@ -79,6 +86,26 @@ func NewBuilder(root, dir string) (*Builder, error) {
 	return b, nil
 }
 
+// TempBuilder is NewBuilder in a new temporary directory (named after
+// pattern, as os.MkdirTemp) for the repository the go command finds from
+// the current directory; done removes the directory.
+func TempBuilder(pattern string) (b *Builder, done func(), err error) {
+	root, err := RepoRoot()
+	if err != nil {
+		return nil, nil, err
+	}
+	tmp, err := os.MkdirTemp("", pattern)
+	if err != nil {
+		return nil, nil, err
+	}
+	done = func() { os.RemoveAll(tmp) }
+	if b, err = NewBuilder(root, tmp); err != nil {
+		done()
+		return nil, nil, err
+	}
+	return b, done, nil
+}
+
 // Plain builds prog uninstrumented and returns the binary's path; overlay,
 // if not empty, is a go build -overlay file.
 func (b *Builder) Plain(prog, overlay string) (string, error) {
@@ -115,6 +142,53 @@ func Sh(dir string, env []string, name string, args ...string) error {
 	return nil
 }
 
+// Output runs a command in dir with env added and returns its standard
+// output, or an error with its standard error.
+func Output(dir string, env []string, name string, args ...string) (string, error) {
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("%s %s: %v\n%s", name, strings.Join(args, " "), err, stderr.String())
+	}
+	return string(out), nil
+}
+
+// Run is what Timed measured of one run.
+type Run struct {
+	Stdout, Stderr string
+	Secs           float64 // wall time
+	CPUSecs        float64 // user + system time of the process and its threads
+	// RSSKiB is the peak resident set. Linux counts in it the resident
+	// set of the process that started the run (os/exec forks with
+	// CLONE_VM and the kernel keeps the larger of the two at exec), so
+	// the measuring process must stay small: CheckHeapProfileApart.
+	RSSKiB int64
+}
+
+// Timed runs bin with env added and measures it; a failed run is an
+// error with its standard error.
+func Timed(bin string, args, env []string) (Run, error) {
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), env...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	start := time.Now()
+	err := cmd.Run()
+	r := Run{Stdout: out.String(), Stderr: errb.String(), Secs: time.Since(start).Seconds()}
+	if err != nil {
+		return Run{}, fmt.Errorf("%s: %v\n%s", bin, err, r.Stderr)
+	}
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		r.RSSKiB = ru.Maxrss // KiB on Linux
+	}
+	r.CPUSecs = (cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()).Seconds()
+	return r, nil
+}
+
 // Median returns the median of xs (the mean of the middle two for an even
 // count); xs must not be empty.
 func Median[T int64 | float64](xs []T) T {
@@ -131,7 +205,12 @@ type Root struct {
 	Exact      bool  `json:"exact"`
 	SerialPeak int64 `json:"serial_peak"`
 	Censuses   int64 `json:"censuses"`
-	MHWM       []struct {
+	Strands    int64 `json:"strands"`
+	Spawns     int64 `json:"spawns"`
+	Lines      []struct {
+		Allocs int64 `json:"allocs"`
+	} `json:"lines"`
+	MHWM []struct {
 		P     int   `json:"p"`
 		Bytes int64 `json:"bytes"`
 	} `json:"mhwm"`
