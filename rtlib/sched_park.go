@@ -294,7 +294,8 @@ func wakeFirstLocked(key unsafe.Pointer, kind wkind, dir byte) bool {
 // fails the task waits again in its old place. Go serves a channel's
 // blocked senders, and its blocked receivers, first come, first served:
 // when a receive frees a slot of a full channel, the first blocked
-// sender's value goes in at once.
+// sender's value goes in at once. Selects neither wait pending nor look
+// for pending waiters: a select's attempt may still pass one.
 func chanWakeLocked(w *waiter) {
 	p := w.t
 	offParkListLocked(p)
