@@ -55,32 +55,32 @@ func orZero(x int64) int64 {
 	return x
 }
 
-// Approx is the threshold summary of a component: S its net
+// approx is the threshold summary of a component: S its net
 // bytes, W its best single-strand water mark (R[1] of the exact algorithm)
 // and R the best water mark of a robust antichain of two or more strands
 // inside it, or ⊥ (math.MinInt64) when there is none.
-type Approx struct {
+type approx struct {
 	S, W, R int64
 	Trivial bool
 }
 
-// ApproxIdentity is the empty component for the threshold algorithms.
-func ApproxIdentity() Approx { return Approx{R: bot, Trivial: true} }
+// approxIdentity is the empty component for the threshold algorithms.
+func approxIdentity() approx { return approx{R: bot, Trivial: true} }
 
-// ApproxLeaf is one strand with high-water mark m and net bytes s.
-func ApproxLeaf(m, s int64) Approx {
-	return Approx{S: s, W: m, R: bot, Trivial: m == 0 && s == 0}
+// approxLeaf is one strand with high-water mark m and net bytes s.
+func approxLeaf(m, s int64) approx {
+	return approx{S: s, W: m, R: bot, Trivial: m == 0 && s == 0}
 }
 
-// ApproxSeries returns X ; Y.
-func ApproxSeries(x, y Approx) Approx {
+// approxSeries returns X ; Y.
+func approxSeries(x, y approx) approx {
 	if y.Trivial {
 		return x
 	}
 	if x.Trivial {
 		return y
 	}
-	return Approx{S: x.S + y.S, W: max(x.W, x.S+y.W), R: max(x.R, addB(x.S, y.R))}
+	return approx{S: x.S + y.S, W: max(x.W, x.S+y.W), R: max(x.R, addB(x.S, y.R))}
 }
 
 // robustW returns w if a single strand of value w is robust (w > h), else ⊥.
@@ -91,8 +91,8 @@ func (t Threshold) robustW(w int64) int64 {
 	return bot
 }
 
-// ApproxParallel returns X ‖ Y under threshold t.
-func ApproxParallel(x, y Approx, t Threshold) Approx {
+// approxParallel returns X ‖ Y under threshold t.
+func approxParallel(x, y approx, t Threshold) approx {
 	if y.Trivial {
 		return x
 	}
@@ -103,7 +103,7 @@ func ApproxParallel(x, y Approx, t Threshold) Approx {
 	r := addB(wx, wy)
 	r = max(r, addB(y.R, max(wx, x.R, x.S, 0)))
 	r = max(r, addB(x.R, max(wy, y.R, y.S, 0)))
-	return Approx{
+	return approx{
 		S: x.S + y.S,
 		W: max(x.W+max(0, y.S), y.W+max(0, x.S)),
 		R: r,
@@ -111,34 +111,34 @@ func ApproxParallel(x, y Approx, t Threshold) Approx {
 }
 
 // Value returns R' = max(robust single strand, r, 0) for the whole program.
-func (a Approx) Value(t Threshold) int64 {
+func (a approx) Value(t Threshold) int64 {
 	return max(t.robustW(a.W), a.R, 0)
 }
 
-// ApproxBlock is the O(1) online state of a sync block for the threshold
+// approxBlock is the O(1) online state of a sync block for the threshold
 // algorithm (with corrections (a) and (b) of docs/algorithms.md, "Threshold mode").
-type ApproxBlock struct {
+type approxBlock struct {
 	t                 Threshold
 	ms, mi, ss, si, u int64 // ⊥-able
 	ut, tot, et       int64
 	active            bool
 }
 
-// NewApproxBlock returns an empty block for threshold t.
-func NewApproxBlock(t Threshold) *ApproxBlock {
-	b := &ApproxBlock{t: t}
+// newApproxBlock returns an empty block for threshold t.
+func newApproxBlock(t Threshold) *approxBlock {
+	b := &approxBlock{t: t}
 	b.reset()
 	return b
 }
 
-func (b *ApproxBlock) reset() {
+func (b *approxBlock) reset() {
 	b.ms, b.mi, b.ss, b.si, b.u = bot, bot, bot, bot, bot
 	b.ut, b.tot, b.et = 0, 0, 0
 	b.active = false
 }
 
 // AddContinuation folds in a continuation component.
-func (b *ApproxBlock) AddContinuation(c Approx) {
+func (b *approxBlock) AddContinuation(c approx) {
 	if c.Trivial {
 		return
 	}
@@ -159,7 +159,7 @@ func (b *ApproxBlock) AddContinuation(c Approx) {
 }
 
 // AddSpawn folds in a spawned child.
-func (b *ApproxBlock) AddSpawn(a Approx) {
+func (b *approxBlock) AddSpawn(a approx) {
 	if a.Trivial {
 		return
 	}
@@ -190,13 +190,13 @@ func (b *ApproxBlock) AddSpawn(a Approx) {
 }
 
 // Finish returns the block as one component.
-func (b *ApproxBlock) Finish() Approx {
+func (b *approxBlock) Finish() approx {
 	if !b.active {
-		return ApproxIdentity()
+		return approxIdentity()
 	}
 	w := max(b.si, b.ss)
 	if w == bot {
 		w = 0
 	}
-	return Approx{S: b.tot, W: w, R: max(b.ms, b.mi)}
+	return approx{S: b.tot, W: w, R: max(b.ms, b.mi)}
 }

@@ -6,14 +6,14 @@ import (
 )
 
 // approxOff evaluates the threshold triple over the canonical tree (docs/algorithms.md, "Threshold mode").
-func approxOff(b *bnode, t Threshold) Approx {
+func approxOff(b *bnode, t Threshold) approx {
 	switch b.kind {
 	case 'e':
-		return ApproxLeaf(b.m, b.s)
+		return approxLeaf(b.m, b.s)
 	case ';':
-		return ApproxSeries(approxOff(b.x, t), approxOff(b.y, t))
+		return approxSeries(approxOff(b.x, t), approxOff(b.y, t))
 	default:
-		return ApproxParallel(approxOff(b.x, t), approxOff(b.y, t), t)
+		return approxParallel(approxOff(b.x, t), approxOff(b.y, t), t)
 	}
 }
 

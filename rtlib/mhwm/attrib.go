@@ -11,7 +11,7 @@ type tnode struct {
 	kind   byte // 'e' leaf, ';' series, '|' parallel, 'L' limited block
 	strand int
 	x, y   *tnode
-	c      Comp
+	c      comp
 	parts  []*tnode // 'L': c0, A1, c1, …, Ak, ck
 	limit  int      // 'L': the errgroup limit
 }
@@ -29,12 +29,12 @@ type treeBlock struct {
 	limit int
 }
 
-var trivialNode = &tnode{kind: ';', c: Identity()}
+var trivialNode = &tnode{kind: ';', c: identity()}
 
 func (a *treeAlg) leaf(m, s int64, keep bool) *tnode {
 	i := a.next
 	a.next++
-	c := Leaf(m, s)
+	c := leaf(m, s)
 	if keep || i < len(a.t.strands) && a.t.strands[i].active() {
 		c.Trivial = false // under a limit, or it moves bytes between sites
 	}
@@ -48,7 +48,7 @@ func (a *treeAlg) series(x, y *tnode) *tnode {
 	if x.c.Trivial {
 		return y
 	}
-	return &tnode{kind: ';', x: x, y: y, c: Series(x.c, y.c)}
+	return &tnode{kind: ';', x: x, y: y, c: series(x.c, y.c)}
 }
 func (a *treeAlg) parallel(x, y *tnode) *tnode {
 	if y.c.Trivial {
@@ -57,7 +57,7 @@ func (a *treeAlg) parallel(x, y *tnode) *tnode {
 	if x.c.Trivial {
 		return y
 	}
-	return &tnode{kind: '|', x: x, y: y, c: Parallel(x.c, y.c, a.p)}
+	return &tnode{kind: '|', x: x, y: y, c: parallel(x.c, y.c, a.p)}
 }
 func (a *treeAlg) newBlock(limit int) *treeBlock { return &treeBlock{limit: limit} }
 func (a *treeAlg) resetBlock(b *treeBlock, limit int) {
@@ -70,7 +70,7 @@ func (a *treeAlg) addSpawn(b *treeBlock, c *tnode) { b.parts = append(b.parts, c
 // c0 ; (A1 ‖ (c1 ; (A2 ‖ … (Ak ‖ ck)))).
 func (a *treeAlg) finish(b *treeBlock) *tnode {
 	if b.limit > 0 { // kept whole: its backtrack reruns the limited fold
-		blk := NewLimitedBlock(a.p, b.limit)
+		blk := newLimitedBlock(a.p, b.limit)
 		for i, x := range b.parts {
 			if i%2 == 0 {
 				blk.AddContinuation(x.c)

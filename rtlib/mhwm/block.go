@@ -6,7 +6,7 @@ import "math"
 // It is never added to: every code path checks validity by index first.
 const neg = math.MinInt64
 
-// Block is the exact online state of one open sync block (docs/algorithms.md, "Online sync blocks"): the
+// block is the exact online state of one open sync block (docs/algorithms.md, "Online sync blocks"): the
 // components c0, A1, c1, …, Ak, ck are folded in serial order, each as soon
 // as it is complete, in O(p) words.
 //
@@ -18,7 +18,7 @@ const neg = math.MinInt64
 //     that hold a continuation strand.
 //
 // S[0] and I[0] are unused.
-type Block struct {
+type block struct {
 	p       int
 	P, S, I []int64
 	tot     int64
@@ -31,24 +31,24 @@ type Block struct {
 	scratch []int64
 }
 
-// NewBlock returns an empty block for processor bound p ≥ 1.
-func NewBlock(p int) *Block {
-	b := &Block{p: p}
+// newBlock returns an empty block for processor bound p ≥ 1.
+func newBlock(p int) *block {
+	b := &block{p: p}
 	b.reset(0)
 	return b
 }
 
-// NewLimitedBlock returns an empty block whose children may be at most
+// newLimitedBlock returns an empty block whose children may be at most
 // limit ≥ 1 started-and-unfinished at once (errgroup.SetLimit). Unlike an
 // unlimited block it folds memory-inactive components too: an empty child
 // still holds a slot.
-func NewLimitedBlock(p, limit int) *Block {
-	b := &Block{p: p}
+func newLimitedBlock(p, limit int) *block {
+	b := &block{p: p}
 	b.reset(limit)
 	return b
 }
 
-func (b *Block) reset(limit int) {
+func (b *block) reset(limit int) {
 	b.P = append(b.P[:0], 0)
 	b.S = append(b.S[:0], neg)
 	b.I = append(b.I[:0], neg)
@@ -61,10 +61,10 @@ func (b *Block) reset(limit int) {
 	}
 }
 
-func (b *Block) aP() int { return len(b.P) - 1 }
+func (b *block) aP() int { return len(b.P) - 1 }
 
 // AddContinuation folds in the continuation component c.
-func (b *Block) AddContinuation(c Comp) {
+func (b *block) AddContinuation(c comp) {
 	if b.lim > 0 {
 		b.limitedContinuation(c)
 		return
@@ -95,7 +95,7 @@ func (b *Block) AddContinuation(c Comp) {
 }
 
 // AddSpawn folds in the spawned child a.
-func (b *Block) AddSpawn(a Comp) {
+func (b *block) AddSpawn(a comp) {
 	if b.lim > 0 {
 		b.limitedSpawn(a)
 		return
@@ -134,9 +134,9 @@ func (b *Block) AddSpawn(a Comp) {
 
 // Finish returns the block as one component: R[k] = max(S[k], I[k]).
 // A block into which nothing non-trivial was folded is trivial.
-func (b *Block) Finish() Comp {
+func (b *block) Finish() comp {
 	if !b.active {
-		return Identity()
+		return identity()
 	}
 	if b.lim > 0 {
 		return b.finishInto(make([]int64, b.p+1))
@@ -146,12 +146,12 @@ func (b *Block) Finish() Comp {
 
 // finishInto is Finish writing R into r, whose capacity must be at least
 // max(len(P), len(I)).
-func (b *Block) finishInto(r []int64) Comp {
+func (b *block) finishInto(r []int64) comp {
 	if b.lim > 0 {
 		return b.limitedFinish(r[:cap(r)])
 	}
 	if !b.active {
-		return Identity()
+		return identity()
 	}
 	a := max(len(b.P), len(b.I)) - 1
 	r = r[:a+1]
@@ -166,5 +166,5 @@ func (b *Block) finishInto(r []int64) Comp {
 		}
 		r[k] = v
 	}
-	return Comp{R: r, S: b.tot}
+	return comp{R: r, S: b.tot}
 }

@@ -1,6 +1,6 @@
 package mhwm
 
-// Comp is the exact summary of a series-parallel component X for a processor
+// comp is the exact summary of a series-parallel component X for a processor
 // bound p (docs/algorithms.md, "Exact summaries"): R[k] is the largest water mark of an antichain of exactly
 // k strands inside X, for 0 ≤ k ≤ a, where a = len(R)-1 = min(p, the widest
 // antichain of X); S is the net bytes of X. R[0] = max(0, S) is the value of
@@ -9,7 +9,7 @@ package mhwm
 // A Comp with Trivial set stands for a component whose strands all have
 // m = s = 0 (docs/algorithms.md, "Skipping memory-inactive components"); combinators skip it, which preserves every prefix
 // maximum of R (and so every MHWM_q) but not the individual entries.
-type Comp struct {
+type comp struct {
 	R       []int64
 	S       int64
 	Trivial bool
@@ -19,18 +19,18 @@ type Comp struct {
 // the R array of a component it did not allocate, so it can be shared.
 var identityR = []int64{0}
 
-// Identity returns the empty component: the unit of Series.
-func Identity() Comp { return Comp{R: identityR[:1:1], Trivial: true} }
+// identity returns the empty component: the unit of Series.
+func identity() comp { return comp{R: identityR[:1:1], Trivial: true} }
 
-// Leaf returns the component of one strand with high-water mark m and net
+// leaf returns the component of one strand with high-water mark m and net
 // bytes s (m ≥ max(0, s)).
-func Leaf(m, s int64) Comp {
-	return Comp{R: []int64{max(0, s), m}, S: s, Trivial: m == 0 && s == 0}
+func leaf(m, s int64) comp {
+	return comp{R: []int64{max(0, s), m}, S: s, Trivial: m == 0 && s == 0}
 }
 
 // MHWM returns max over 0 ≤ k ≤ q of R[k]: the q-processor memory high-water
 // mark of the component taken as a whole program.
-func (c Comp) MHWM(q int) int64 {
+func (c comp) MHWM(q int) int64 {
 	best := c.R[0]
 	for k := 1; k <= q && k < len(c.R); k++ {
 		best = max(best, c.R[k])
@@ -38,8 +38,8 @@ func (c Comp) MHWM(q int) int64 {
 	return best
 }
 
-// Series returns X ; Y. It does not modify its arguments.
-func Series(x, y Comp) Comp {
+// series returns X ; Y. It does not modify its arguments.
+func series(x, y comp) comp {
 	if y.Trivial {
 		return x
 	}
@@ -49,12 +49,12 @@ func Series(x, y Comp) Comp {
 	a := max(len(x.R), len(y.R)) - 1
 	r := make([]int64, a+1)
 	seriesInto(r, x, y)
-	return Comp{R: r, S: x.S + y.S}
+	return comp{R: r, S: x.S + y.S}
 }
 
 // seriesInto writes the R array of X ; Y into r, which must have length
 // max(len(x.R), len(y.R)); r may alias x.R or y.R.
-func seriesInto(r []int64, x, y Comp) {
+func seriesInto(r []int64, x, y comp) {
 	for k := len(r) - 1; k >= 1; k-- {
 		switch {
 		case k < len(x.R) && k < len(y.R):
@@ -68,9 +68,9 @@ func seriesInto(r []int64, x, y Comp) {
 	r[0] = max(0, x.S+y.S)
 }
 
-// Parallel returns X ‖ Y for processor bound p. It does not modify
+// parallel returns X ‖ Y for processor bound p. It does not modify
 // its arguments.
-func Parallel(x, y Comp, p int) Comp {
+func parallel(x, y comp, p int) comp {
 	if y.Trivial {
 		return x
 	}
@@ -91,5 +91,5 @@ func Parallel(x, y Comp, p int) Comp {
 		}
 		r[k] = best
 	}
-	return Comp{R: r, S: x.S + y.S}
+	return comp{R: r, S: x.S + y.S}
 }

@@ -19,8 +19,8 @@
 //     worst case over the schedules that respect the limit, where a parent
 //     blocked in Go holds its memory without a processor (see limit.go).
 //
-// The offline building blocks (Comp with Leaf, Series and Parallel; Block;
-// Approx with its combinators and ApproxBlock) are exported for tools and
-// tests. The package depends on the standard library only: it is linked into
-// instrumented user programs.
+// The offline building blocks (comp with leaf, series and parallel; block;
+// approx with its combinators and approxBlock) are the Engine's own and
+// its tests': they are not exported. The package depends on the standard
+// library only: it is linked into instrumented user programs.
 package mhwm

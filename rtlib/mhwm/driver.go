@@ -3,7 +3,7 @@ package mhwm
 import "fmt"
 
 // algebra is what the online driver needs from a summary domain: the exact
-// R arrays (Comp, *Block) or the threshold triples (Approx, *ApproxBlock).
+// R arrays (comp, *block) or the threshold triples (approx, *approxBlock).
 type algebra[C any, B any] interface {
 	leaf(m, s int64, keep bool) C // keep: never skip it, even if m = s = 0
 	identity() C
@@ -31,21 +31,21 @@ func (a *exactAlg) get() []int64 {
 	return make([]int64, a.p+1)
 }
 
-func (a *exactAlg) release(c Comp) {
+func (a *exactAlg) release(c comp) {
 	if cap(c.R) == a.p+1 {
 		a.free = append(a.free, c.R[:0])
 	}
 }
 
-func (a *exactAlg) leaf(m, s int64, keep bool) Comp {
+func (a *exactAlg) leaf(m, s int64, keep bool) comp {
 	r := a.get()[:2]
 	r[0], r[1] = max(0, s), m
-	return Comp{R: r, S: s, Trivial: m == 0 && s == 0 && !keep}
+	return comp{R: r, S: s, Trivial: m == 0 && s == 0 && !keep}
 }
 
-func (a *exactAlg) identity() Comp { return Identity() }
+func (a *exactAlg) identity() comp { return identity() }
 
-func (a *exactAlg) series(x, y Comp) Comp {
+func (a *exactAlg) series(x, y comp) comp {
 	if y.Trivial {
 		a.release(y)
 		return x
@@ -62,35 +62,35 @@ func (a *exactAlg) series(x, y Comp) Comp {
 	r := x.R[:n]
 	seriesInto(r, x, y)
 	a.release(y)
-	return Comp{R: r, S: x.S + y.S}
+	return comp{R: r, S: x.S + y.S}
 }
 
-func (a *exactAlg) newBlock(limit int) *Block { return NewLimitedBlock(a.p, limit) }
+func (a *exactAlg) newBlock(limit int) *block { return newLimitedBlock(a.p, limit) }
 
-func (a *exactAlg) resetBlock(b *Block, limit int) { b.reset(limit) }
+func (a *exactAlg) resetBlock(b *block, limit int) { b.reset(limit) }
 
-func (a *exactAlg) addCont(b *Block, c Comp) {
+func (a *exactAlg) addCont(b *block, c comp) {
 	b.AddContinuation(c)
 	a.release(c)
 }
 
-func (a *exactAlg) addSpawn(b *Block, c Comp) {
+func (a *exactAlg) addSpawn(b *block, c comp) {
 	b.AddSpawn(c)
 	a.release(c)
 }
 
-func (a *exactAlg) finish(b *Block) Comp { return b.finishInto(a.get()) }
+func (a *exactAlg) finish(b *block) comp { return b.finishInto(a.get()) }
 
 type approxAlg struct{ t Threshold }
 
-func (approxAlg) leaf(m, s int64, _ bool) Approx    { return ApproxLeaf(m, s) } // no limits here
-func (approxAlg) identity() Approx                  { return ApproxIdentity() }
-func (approxAlg) series(x, y Approx) Approx         { return ApproxSeries(x, y) }
-func (a approxAlg) newBlock(int) *ApproxBlock       { return NewApproxBlock(a.t) } // Engine rejects limits here
-func (approxAlg) resetBlock(b *ApproxBlock, _ int)  { b.reset() }
-func (approxAlg) addCont(b *ApproxBlock, c Approx)  { b.AddContinuation(c) }
-func (approxAlg) addSpawn(b *ApproxBlock, c Approx) { b.AddSpawn(c) }
-func (approxAlg) finish(b *ApproxBlock) Approx      { return b.Finish() }
+func (approxAlg) leaf(m, s int64, _ bool) approx    { return approxLeaf(m, s) } // no limits here
+func (approxAlg) identity() approx                  { return approxIdentity() }
+func (approxAlg) series(x, y approx) approx         { return approxSeries(x, y) }
+func (a approxAlg) newBlock(int) *approxBlock       { return newApproxBlock(a.t) } // Engine rejects limits here
+func (approxAlg) resetBlock(b *approxBlock, _ int)  { b.reset() }
+func (approxAlg) addCont(b *approxBlock, c approx)  { b.AddContinuation(c) }
+func (approxAlg) addSpawn(b *approxBlock, c approx) { b.AddSpawn(c) }
+func (approxAlg) finish(b *approxBlock) approx      { return b.Finish() }
 
 // span is a critical-path length in strands and in caller-supplied time.
 type span struct{ n, d int64 }

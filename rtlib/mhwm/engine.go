@@ -91,8 +91,8 @@ type Engine struct {
 	workTime              int64
 
 	core   core
-	exact  *driver[Comp, *Block, *exactAlg]
-	approx *driver[Approx, *ApproxBlock, approxAlg]
+	exact  *driver[comp, *block, *exactAlg]
+	approx *driver[approx, *approxBlock, approxAlg]
 	rec    *recorder
 	exited bool
 }
@@ -110,11 +110,11 @@ func New(cfg Config) (*Engine, error) {
 	}
 	e := &Engine{cfg: cfg}
 	if cfg.Threshold > 0 {
-		e.approx = &driver[Approx, *ApproxBlock, approxAlg]{}
+		e.approx = &driver[approx, *approxBlock, approxAlg]{}
 		e.approx.init(approxAlg{Threshold{M: cfg.Threshold, P: cfg.P}})
 		e.core = e.approx
 	} else {
-		e.exact = &driver[Comp, *Block, *exactAlg]{}
+		e.exact = &driver[comp, *block, *exactAlg]{}
 		e.exact.init(&exactAlg{p: cfg.P})
 		e.core = e.exact
 	}

@@ -27,7 +27,7 @@ package mhwm
 // takes a slot. The driver keeps every component under a limited block.
 
 // limitedReset prepares b for a limited block.
-func (b *Block) limitedReset(limit int) {
+func (b *block) limitedReset(limit int) {
 	b.lim = limit
 	b.pu = append(b.pu[:0], 0) // pu[0][0]; u ≤ min(L, children) so far
 	b.seq = append(b.seq[:0], neg)
@@ -36,10 +36,10 @@ func (b *Block) limitedReset(limit int) {
 
 // width returns the number of u values pu holds per k: u never exceeds the
 // children folded so far, nor L.
-func (b *Block) width() int { return min(b.lim, b.kids) + 1 }
+func (b *block) width() int { return min(b.lim, b.kids) + 1 }
 
 // limAP returns the largest k of pu.
-func (b *Block) limAP() int { return len(b.pu)/b.width() - 1 }
+func (b *block) limAP() int { return len(b.pu)/b.width() - 1 }
 
 func grow(s []int64, n int) []int64 {
 	for len(s) < n {
@@ -54,7 +54,7 @@ func addIf(x *int64, d int64) {
 	}
 }
 
-func (b *Block) limitedContinuation(c Comp) {
+func (b *block) limitedContinuation(c comp) {
 	aP, aC := b.limAP(), len(c.R)-1
 	top := min(b.p, aP+aC)
 	// pmax[k] = max over u of pu[k][u].
@@ -90,7 +90,7 @@ func (b *Block) limitedContinuation(c Comp) {
 	b.tot += c.S
 }
 
-func (b *Block) limitedSpawn(a Comp) {
+func (b *block) limitedSpawn(a comp) {
 	L, ow := b.lim, b.width()
 	// A parent that reaches this fork with L children unfinished blocks:
 	// the seq states are final.
@@ -154,7 +154,7 @@ func (b *Block) limitedSpawn(a Comp) {
 }
 
 // limitedAt returns the best state with exactly k strands running, or ⊥.
-func (b *Block) limitedAt(k int) int64 {
+func (b *block) limitedAt(k int) int64 {
 	v := int64(neg)
 	for _, a := range [...][]int64{b.I, b.S, b.seq} {
 		if k < len(a) {
@@ -165,7 +165,7 @@ func (b *Block) limitedAt(k int) int64 {
 }
 
 // limitedFinish returns the limited block's R array in r (capacity ≥ p+1).
-func (b *Block) limitedFinish(r []int64) Comp {
+func (b *block) limitedFinish(r []int64) comp {
 	a := 0
 	for k := 1; k <= b.p; k++ {
 		if b.limitedAt(k) != neg {
@@ -181,5 +181,5 @@ func (b *Block) limitedFinish(r []int64) Comp {
 		}
 		r[k] = v
 	}
-	return Comp{R: r, S: b.tot}
+	return comp{R: r, S: b.tot}
 }

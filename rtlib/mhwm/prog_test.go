@@ -369,35 +369,35 @@ func binary(n *node) (*bnode, []*bnode) {
 
 // evalOff computes the exact summary with the series and parallel recurrences over
 // the canonical tree. With noSkip, memory-inactive components are kept.
-func evalOff(b *bnode, p int, noSkip bool) Comp {
+func evalOff(b *bnode, p int, noSkip bool) comp {
 	switch b.kind {
 	case 'e':
-		c := Leaf(b.m, b.s)
+		c := leaf(b.m, b.s)
 		c.Trivial = c.Trivial && !noSkip
 		return c
 	case ';':
-		return Series(evalOff(b.x, p, noSkip), evalOff(b.y, p, noSkip))
+		return series(evalOff(b.x, p, noSkip), evalOff(b.y, p, noSkip))
 	default:
-		return Parallel(evalOff(b.x, p, noSkip), evalOff(b.y, p, noSkip), p)
+		return parallel(evalOff(b.x, p, noSkip), evalOff(b.y, p, noSkip), p)
 	}
 }
 
 // evalBlocks computes the exact summary of n folding each block with the
 // online Block state (ExactOn's block algebra, offline).
-func evalBlocks(n *node, p int, noSkip bool) Comp {
+func evalBlocks(n *node, p int, noSkip bool) comp {
 	switch n.kind {
 	case 'e':
-		c := Leaf(n.m, n.s)
+		c := leaf(n.m, n.s)
 		c.Trivial = c.Trivial && !noSkip
 		return c
 	case ';':
 		c := evalBlocks(n.kids[0], p, noSkip)
 		for _, k := range n.kids[1:] {
-			c = Series(c, evalBlocks(k, p, noSkip))
+			c = series(c, evalBlocks(k, p, noSkip))
 		}
 		return c
 	default:
-		b := NewLimitedBlock(p, n.limit)
+		b := newLimitedBlock(p, n.limit)
 		noSkip = noSkip || n.limit > 0 // nothing under a limit is skipped
 		for i, k := range n.kids {
 			if i%2 == 0 {
