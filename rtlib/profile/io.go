@@ -233,6 +233,11 @@ func sizeString(n int64) string {
 //     figures;
 //   - regions (validateRegions): the root's first, each site once,
 //     1 ≤ outermost ≤ instances, span within work in both units;
+//   - paths (when present) each on a line of the table, sorted by line
+//     and callers without repeats, every caller with a function and a
+//     file, alloc_bytes and allocs never negative, mhwm_bytes keys among
+//     those of the line; every line's alloc_bytes, allocs and mhwm_bytes
+//     the sums of its paths';
 //   - the threshold answer's p within 1 … pmax and its m ≥ 1;
 //   - simulated runs only with a simulation, whose counts are never
 //     negative and whose weights are named; each run's policy one of
