@@ -43,20 +43,18 @@ func Send[T any](site Site, ch chan<- T, v T) {
 	}
 	t := self()
 	commOp(site, "channel communication")
-	if pendingAhead(chanPtr(ch), 's') {
-		beat(site)
-		sendSlow(t, ch, v)
-		beat(site) // last: see beat
-		return
+	if key := chanPtr(ch); !pendingAhead(key, 's') {
+		select {
+		case ch <- v:
+			chanDone(key, cap(ch), 's')
+			sliced(t)
+			beat(site) // last: see beat
+			return
+		default:
+		}
 	}
-	select {
-	case ch <- v:
-		chanDone(chanPtr(ch), cap(ch), 's')
-		sliced(t)
-	default:
-		beat(site) // a warning about a blocking operation names it
-		sendSlow(t, ch, v)
-	}
+	beat(site) // a warning about a blocking operation names it
+	sendSlow(t, ch, v)
 	beat(site) // last: see beat
 }
 
@@ -135,20 +133,18 @@ func Recv2[T any](site Site, ch <-chan T) (v T, ok bool) {
 	}
 	t := self()
 	commOp(site, "channel communication")
-	if pendingAhead(chanPtr(ch), 'r') {
-		beat(site)
-		v, ok = recvSlow(t, ch)
-		beat(site) // last: see beat
-		return v, ok
+	if key := chanPtr(ch); !pendingAhead(key, 'r') {
+		select {
+		case v, ok = <-ch:
+			recvDone(key, cap(ch), ok)
+			sliced(t)
+			beat(site) // last: see beat
+			return v, ok
+		default:
+		}
 	}
-	select {
-	case v, ok = <-ch:
-		recvDone(chanPtr(ch), cap(ch), ok)
-		sliced(t)
-	default:
-		beat(site) // a warning about a blocking operation names it
-		v, ok = recvSlow(t, ch)
-	}
+	beat(site) // a warning about a blocking operation names it
+	v, ok = recvSlow(t, ch)
 	beat(site) // last: see beat
 	return v, ok
 }

@@ -323,8 +323,8 @@ func pendingAhead(key unsafe.Pointer, dir byte) bool {
 }
 
 func pendingInLocked(q *waitq, dir byte) bool {
-	if q == nil {
-		return false
+	if q == nil || npendingA.Load() == 0 {
+		return false // no walk of the queue at every block
 	}
 	for w := q.head; w != nil; w = w.next {
 		if w.pending && w.dir == dir {
