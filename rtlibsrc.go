@@ -5,9 +5,9 @@ package spgo
 
 import "embed"
 
-// Runtime is the source of github.com/spgo/spgo/rtlib and of its
-// subpackages mhwm, profile and trace, test files included (spbuild skips
-// them).
+// Runtime is the source (Go and assembly) of github.com/spgo/spgo/rtlib
+// and of its subpackages mhwm, profile and trace, test files included
+// (spbuild skips them).
 //
-//go:embed rtlib/*.go rtlib/mhwm/*.go rtlib/profile/*.go rtlib/trace/*.go
+//go:embed rtlib/*.go rtlib/*.s rtlib/mhwm/*.go rtlib/profile/*.go rtlib/trace/*.go
 var Runtime embed.FS

@@ -2,18 +2,107 @@ package rtlib
 
 import (
 	"bytes"
+	"math/bits"
 	"runtime"
+	"slices"
 	"sync"
+	"sync/atomic"
+	"unsafe"
 )
 
-// goid returns the id of the calling goroutine, parsed from the header
-// runtime.Stack writes ("goroutine 18 [running]:"). It costs a stack
-// walk (microseconds), so rtlib calls it only where the identity of the
-// caller cannot be known otherwise: roots, adoption, Release, and every
-// scheduling hook while identities are checked (see self).
+// goid returns the id of the calling goroutine. rtlib calls it where the
+// identity of the caller cannot be known otherwise: roots, adoption,
+// Release, and every scheduling hook while identities are checked (see
+// self), which in a test suite with parallel tests can be most hooks.
+//
+// The id is parsed from the header runtime.Stack writes ("goroutine 18
+// [running]:"), which walks the whole stack: microseconds. Where getg
+// reads the goroutine's descriptor (amd64 and arm64 on Linux and macOS),
+// those first calls also learn where in the descriptor the id is (see
+// goidLearn), and once that is certain goid is a load.
 func goid() uint64 {
+	if off := goidOff.Load(); off >= 0 {
+		return *(*uint64)(unsafe.Add(getg(), off))
+	}
+	return goidLearn()
+}
+
+// goidSlow is goid parsed from runtime.Stack.
+func goidSlow() uint64 {
 	id, _ := goidBubble()
 	return id
+}
+
+// The offset of the id in the runtime's g struct, which is not an API
+// and changes between Go releases, is learnt from the calls themselves
+// rather than from goroutines started for the purpose: starting and
+// ending goroutines, or blocking, at start-up would change what the
+// runtime has cached per P (free g structs, sudogs) and so which of the
+// program's later operations allocate, which the figures count.
+var (
+	goidOff     atomic.Int64 // offset of the id in g, once certain; -1 before
+	goidLearnMu sync.Mutex
+	goidCands   uint32              // bit i: offset 8i held the id in every g seen
+	goidSeen    [goidCertain]uint64 // ids of the goroutines seen
+	goidNSeen   int
+	goidGone    bool // no offset fits: runtime.Stack for good
+)
+
+func init() { goidOff.Store(-1) }
+
+const (
+	// goidScan is how many bytes of g are searched, one bit of
+	// goidCands per word: every supported release's g is larger (over
+	// 400 bytes in Go 1.21 to 1.26).
+	goidScan = 32 * 8
+	// goidCertain is how many goroutines with distinct ids must agree
+	// on one offset, and on no other, before it is used.
+	goidCertain = 4
+)
+
+// goidLearn returns the caller's id from runtime.Stack and narrows the
+// offsets of g that may hold it; when a single offset has held the id
+// of goidCertain distinct goroutines, and no other offset did, goid uses
+// it from then on. Distinct goroutines have distinct ids and no other
+// field of g holds the goroutine's own id (parentGoid holds its
+// creator's), so a wrong offset cannot survive. It allocates nothing.
+func goidLearn() uint64 {
+	id := goidSlow()
+	g := getg()
+	if g == nil {
+		return id
+	}
+	goidLearnMu.Lock()
+	defer goidLearnMu.Unlock()
+	if goidGone || goidOff.Load() >= 0 {
+		return id
+	}
+	goidCands = goidNarrow(goidCands, goidNSeen == 0, g, id)
+	if goidNSeen < goidCertain && !slices.Contains(goidSeen[:goidNSeen], id) {
+		goidSeen[goidNSeen] = id
+		goidNSeen++
+	}
+	switch {
+	case goidCands == 0:
+		goidGone = true
+	case bits.OnesCount32(goidCands) == 1 && goidNSeen == goidCertain:
+		goidOff.Store(int64(8 * bits.TrailingZeros32(goidCands)))
+	}
+	return id
+}
+
+// goidNarrow returns the offsets among cands (every one below goidScan
+// if first), as a bit set, at which g holds id.
+func goidNarrow(cands uint32, first bool, g unsafe.Pointer, id uint64) uint32 {
+	if first {
+		cands = ^uint32(0)
+	}
+	for i := range 32 {
+		if *(*uint64)(unsafe.Add(g, 8*i)) != id {
+			cands &^= 1 << i
+		}
+	}
+	return cands
 }
 
 // goidBubble returns the id of the calling goroutine and whether it
