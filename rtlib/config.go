@@ -37,6 +37,7 @@ var cfg struct {
 	srcRoot   string  // SPGO_SOURCE_ROOT: files under it are named relative to it
 	announce  bool    // SPGO_PROFILE unset: say on stderr where the profile went
 	attribute int     // SPGO_ATTRIBUTE: most per-line attributions per root
+	traceMax  int64   // SPGO_TRACE_LIMIT: bytes of a root's attribution trace, 0 for no limit
 	problems  []string
 }
 
@@ -52,6 +53,7 @@ const (
 	defaultMinBudget = 64 << 10
 	defaultTrack     = 4 << 10
 	defaultAttribute = 32
+	defaultTraceMax  = 1 << 30
 )
 
 func init() { loadConfig() }
@@ -69,6 +71,7 @@ func loadConfig() {
 	cfg.minBudget = envInt("SPGO_CENSUS_MIN", defaultMinBudget, 0, mhwm.MaxBytes)
 	cfg.track = envInt("SPGO_TRACK", defaultTrack, 16, mhwm.MaxBytes)
 	cfg.attribute = int(envInt("SPGO_ATTRIBUTE", defaultAttribute, 1, mhwm.MaxP+1))
+	cfg.traceMax = envInt("SPGO_TRACE_LIMIT", defaultTraceMax, 0, mhwm.MaxBytes)
 	if root := os.Getenv("SPGO_SOURCE_ROOT"); root != "" {
 		if filepath.IsAbs(root) {
 			cfg.srcRoot = filepath.Clean(root)

@@ -385,6 +385,10 @@
 //	SPGO_ATTRIBUTE     most processor counts given per-line figures per
 //	                   root (default 32; 1, the powers of two, pmax and
 //	                   where the curve stops growing always are)
+//	SPGO_TRACE_LIMIT   most bytes a root's attribution trace may hold
+//	                   (default 1073741824, 1 GiB; 0: no limit): past it the
+//	                   per-line figures of that root are dropped, with a
+//	                   warning; its MHWM figures are not affected
 //	SPGO_WATCHDOG      watchdog period (default 1s, at least 10ms; 0 disables)
 //	SPGO_CHECK         1: verify the caller of every scheduling hook (slower;
 //	                   0 or unset: not)

@@ -61,7 +61,7 @@ func (r *proot) lines(res *mhwm.Result, out *profile.Root) {
 			pr.alloc(lt, Site(s), n, r.allocN[s])
 		}
 	}
-	if res.MHWM != nil {
+	if res.MHWM != nil && res.TraceDropped == 0 { // dropped: a warning says so (writeProfile)
 		qs := attributedQs(res, cfg.attribute)
 		for i, q := range qs {
 			a, err := res.Attribute(q)

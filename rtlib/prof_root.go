@@ -173,7 +173,7 @@ func beginRoot(t *Task, site Site) {
 	cfgSites()
 	began := time.Now()
 	mc := mhwm.Config{P: cfg.pmax, Threshold: cfg.threshold, Attribution: cfg.threshold == 0,
-		Clock: func() int64 { return int64(time.Since(began)) }, Grown: engineGrown}
+		Clock: func() int64 { return int64(time.Since(began)) }, Grown: engineGrown, TraceLimit: cfg.traceMax}
 	eng, err := mhwm.New(mc)
 	if err != nil {
 		panic(err) // cfg ranges make this impossible

@@ -30,6 +30,7 @@ func rootEndTimed(t *Task) {
 	began := time.Now()
 	endRoot(t, false)
 	ended, cpu1 := time.Now(), cpuTime()
+	held := mem.ownHeld // writing frees the trace
 	writeAtRootEnd()
 	written, cpu2 := time.Now(), cpuTime()
 	var strands, spawns int64
@@ -38,5 +39,5 @@ func rootEndTimed(t *Task) {
 	}
 	ms := func(d time.Duration) float64 { return d.Seconds() * 1e3 }
 	fmt.Fprintf(statsOut, "spgo stats: strands %d spawns %d trace_bytes %d finish_ms %.3f write_ms %.3f cpu_ms %.3f write_cpu_ms %.3f\n",
-		strands, spawns, mem.ownHeld, ms(ended.Sub(began)), ms(written.Sub(ended)), ms(cpu2), ms(cpu2-cpu1))
+		strands, spawns, held, ms(ended.Sub(began)), ms(written.Sub(ended)), ms(cpu2), ms(cpu2-cpu1))
 }

@@ -38,6 +38,12 @@ func writeProfile(final bool) error {
 			b := r.build()
 			b.Antichain = antichain(r.res)
 			r.out = &b
+			if r.res != nil {
+				r.res.DropTrace() // built: the trace is not read again
+			}
+		}
+		if r.res != nil && r.res.TraceDropped > 0 {
+			p.Warnings = append(p.Warnings, profile.Warning{Message: traceDropped(r.name, r.res.TraceDropped)})
 		}
 		p.Partial = p.Partial || r.partial || !r.done
 		if r.out != nil {
@@ -67,6 +73,12 @@ func writeProfile(final bool) error {
 	}
 	prof.written = true
 	return nil
+}
+
+// traceDropped is the warning for a root whose attribution trace would
+// have passed SPGO_TRACE_LIMIT after strands strands.
+func traceDropped(root string, strands int64) string {
+	return fmt.Sprintf("%s: no per-line figures: its attribution trace would have passed SPGO_TRACE_LIMIT (%d bytes) after %d strands, and was dropped; the MHWM figures are not affected (raise SPGO_TRACE_LIMIT, or set it to 0 for no limit)", root, cfg.traceMax, strands)
 }
 
 // writeAtRootEnd writes the profile when a root ends: the last root of

@@ -328,7 +328,7 @@ func (pk *picker) pick(x *tnode, k int, asPartner bool) {
 // a run with Config.Attribution.
 func (r *Result) Attribute(q int) (*Attribution, error) {
 	if r.trace == nil {
-		return nil, fmt.Errorf("mhwm: the run kept no trace (Config.Attribution)")
+		return nil, r.noTrace()
 	}
 	if q < 0 || q > r.PMax {
 		return nil, fmt.Errorf("mhwm: q = %d outside 0..%d", q, r.PMax)

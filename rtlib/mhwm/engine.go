@@ -46,9 +46,17 @@ type Config struct {
 	// storage gets a new backing array, with the array's bytes and those
 	// of the array it replaces (garbage from then on; 0 for none), so
 	// that a caller measuring the heap can tell the engine's bytes from
-	// its own. The storage stays reachable from the engine and the
-	// Result; nothing else the engine allocates grows with the run.
+	// its own; and with alloc 0 for each array when the trace is dropped
+	// (TraceLimit, Result.DropTrace). The storage stays reachable from
+	// the engine and the Result until then; nothing else the engine
+	// allocates grows with the run.
 	Grown func(alloc, dropped int64)
+	// TraceLimit, when > 0 with Attribution, bounds the bytes the trace's
+	// storage may hold, counting, while an array is copied to a larger
+	// one, both. An event that would need more drops the trace: the
+	// figures do not change, but Attribute, Diff and SerialHeap have
+	// nothing to answer from (Result.TraceDropped says when).
+	TraceLimit int64
 }
 
 // EventError reports an event that does not fit the stream so far. The
@@ -90,11 +98,12 @@ type Engine struct {
 	strands, spawns       int64
 	workTime              int64
 
-	core   core
-	exact  *driver[comp, *block, *exactAlg]
-	approx *driver[approx, *approxBlock, approxAlg]
-	rec    *recorder
-	exited bool
+	core    core
+	exact   *driver[comp, *block, *exactAlg]
+	approx  *driver[approx, *approxBlock, approxAlg]
+	rec     *recorder
+	dropped int64 // strands when the trace was dropped; 0: it was not
+	exited  bool
 }
 
 // New returns an engine for cfg.
@@ -104,6 +113,9 @@ func New(cfg Config) (*Engine, error) {
 	}
 	if cfg.Threshold < 0 {
 		return nil, fmt.Errorf("mhwm: threshold %d: want > 0 (or 0 for exact mode)", cfg.Threshold)
+	}
+	if cfg.TraceLimit < 0 {
+		return nil, fmt.Errorf("mhwm: trace limit %d: want > 0 (or 0 for none)", cfg.TraceLimit)
 	}
 	if cfg.Threshold > 0 && cfg.Attribution {
 		return nil, fmt.Errorf("mhwm: attribution needs exact mode, not a threshold")
@@ -119,7 +131,7 @@ func New(cfg Config) (*Engine, error) {
 		e.core = e.exact
 	}
 	if cfg.Attribution {
-		e.rec = newRecorder(cfg.Grown)
+		e.rec = newRecorder(cfg.Grown, cfg.TraceLimit)
 		e.rec.clock = cfg.Clock
 	}
 	return e, nil
@@ -157,7 +169,7 @@ func (e *Engine) Alloc(site Site, n int64) error {
 	e.peak = max(e.peak, e.cur)
 	e.serialCur += n
 	e.serialPeak = max(e.serialPeak, e.serialCur)
-	if e.rec != nil {
+	if e.recording() {
 		e.rec.alloc(site, n)
 	}
 	return nil
@@ -181,7 +193,7 @@ func (e *Engine) Free(site Site, n int64) error {
 	}
 	e.cur -= n
 	e.serialCur -= n
-	if e.rec != nil {
+	if e.recording() {
 		e.rec.alloc(site, -n)
 	}
 	return nil
@@ -220,7 +232,7 @@ func (e *Engine) Spawn() error {
 	e.spawns++
 	m, s, dur := e.endStrand()
 	e.core.spawn(m, s, dur)
-	if e.rec != nil {
+	if e.recording() {
 		e.rec.spawn(m, s)
 	}
 	return nil
@@ -240,7 +252,7 @@ func (e *Engine) Return() error {
 	}
 	m, s, dur := e.endStrand()
 	e.core.ret(m, s, dur)
-	if e.rec != nil {
+	if e.recording() {
 		e.rec.ret(m, s)
 	}
 	return nil
@@ -258,7 +270,7 @@ func (e *Engine) Sync() error {
 	}
 	m, s, dur := e.endStrand()
 	e.core.sync(m, s, dur)
-	if e.rec != nil {
+	if e.recording() {
 		e.rec.sync(m, s)
 	}
 	return nil
@@ -271,7 +283,7 @@ func (e *Engine) Call() error {
 		return err
 	}
 	e.core.call()
-	if e.rec != nil {
+	if e.recording() {
 		e.rec.call()
 	}
 	return nil
@@ -289,12 +301,12 @@ func (e *Engine) CallReturn() error {
 	if e.core.topOpen() { // the implicit sync ends the strand
 		m, s, dur := e.endStrand()
 		e.core.callReturn(m, s, dur)
-		if e.rec != nil {
+		if e.recording() {
 			e.rec.callReturn(true, m, s)
 		}
 	} else { // the strand goes on in the caller
 		e.core.callReturn(0, 0, 0)
-		if e.rec != nil {
+		if e.recording() {
 			e.rec.callReturn(false, 0, 0)
 		}
 	}
@@ -325,7 +337,7 @@ func (e *Engine) SetLimit(limit int) error {
 	}
 	limit = max(limit, 0)
 	e.core.setLimit(limit)
-	if e.rec != nil {
+	if e.recording() {
 		e.rec.setLimit(limit)
 	}
 	return nil
@@ -369,10 +381,39 @@ func (e *Engine) Exit() (*Result, error) {
 		res.Threshold = &ThresholdResult{M: t.M, P: t.P, Value: v, AtLeastHalf: t.Decide(v)}
 		res.Span, res.SpanTime = sp.n, sp.d
 	}
-	if e.rec != nil {
-		res.trace = e.rec.exit(m, s)
+	if e.recording() {
+		t := e.rec.exit(m, s)
+		if e.rec.over {
+			e.rec.t = *t
+			e.dropTrace()
+		} else {
+			res.trace = t
+			res.grown = e.cfg.Grown
+		}
 	}
+	res.TraceDropped = e.dropped
 	return res, nil
+}
+
+// recording reports whether the trace is kept. A recorder that could not
+// take the last event's records (over Config.TraceLimit) is dropped
+// here, before the next event.
+func (e *Engine) recording() bool {
+	if e.rec == nil {
+		return false
+	}
+	if e.rec.over {
+		e.dropTrace()
+		return false
+	}
+	return true
+}
+
+// dropTrace gives up the trace: its arrays are garbage from now on.
+func (e *Engine) dropTrace() {
+	e.rec.release()
+	e.rec = nil
+	e.dropped = max(e.strands, 1)
 }
 
 // Result is what one root's run established.
@@ -400,9 +441,15 @@ type Result struct {
 	Span, WorkTime, SpanTime int64
 	// Threshold is set in threshold mode.
 	Threshold *ThresholdResult
+	// TraceDropped is, when the run's attribution trace was dropped
+	// because it would have passed Config.TraceLimit, the number of
+	// strands the run had ended by then (at least 1); 0 otherwise.
+	TraceDropped int64
 
 	trace      *trace
-	replayOnce sync.Once // the tree rebuilt from trace, for Attribute
+	grown      func(alloc, dropped int64) // Config.Grown, for DropTrace
+	freed      bool                       // DropTrace was called
+	replayOnce sync.Once                  // the tree rebuilt from trace, for Attribute
 	tree       *tnode
 	treeErr    error
 	// sumsMu guards sums, the net bytes per site of the completed parts
@@ -419,6 +466,34 @@ type ThresholdResult struct {
 	Value int64 // R', the stripped-robust water mark
 	// AtLeastHalf true guarantees MHWM_P ≥ M/2; false guarantees MHWM_P < M.
 	AtLeastHalf bool
+}
+
+// DropTrace frees the attribution trace and what Attribute built from it,
+// telling Config.Grown; Attribute, Diff and SerialHeap have nothing to
+// answer from afterwards. It must not run concurrently with them.
+func (r *Result) DropTrace() {
+	if r.trace == nil {
+		return
+	}
+	if r.grown != nil {
+		for _, b := range r.trace.arrays() {
+			if b > 0 {
+				r.grown(0, b)
+			}
+		}
+	}
+	r.trace, r.tree, r.sums, r.freed = nil, nil, nil, true
+}
+
+// noTrace explains why a Result has no trace to answer from.
+func (r *Result) noTrace() error {
+	switch {
+	case r.TraceDropped > 0:
+		return fmt.Errorf("mhwm: the attribution trace was dropped after %d strands: it would have passed Config.TraceLimit", r.TraceDropped)
+	case r.freed:
+		return fmt.Errorf("mhwm: the attribution trace was freed (Result.DropTrace)")
+	}
+	return fmt.Errorf("mhwm: the run kept no trace (Config.Attribution)")
 }
 
 // Parallelism returns work/span in strands.

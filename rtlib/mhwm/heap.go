@@ -23,7 +23,8 @@ type HeapPoint struct {
 // being the root's start), taken over every strand, not only the points,
 // with the heap taken as linear from one strand's end to the next (what
 // a strand allocates and frees within itself is not seen). It needs a
-// run with Config.Attribution.
+// run with Config.Attribution whose trace was kept (see TraceDropped):
+// ok is false otherwise.
 func (r *Result) SerialHeap(maxPoints int) (points []HeapPoint, byteTime float64, ok bool) {
 	t := r.trace
 	if t == nil || len(t.strands) == 0 {

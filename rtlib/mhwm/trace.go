@@ -76,24 +76,85 @@ type recorder struct {
 	mbuf    []SiteBytes // for merging
 	clock   func() int64
 	grown   func(alloc, dropped int64) // Config.Grown
+
+	// held is the bytes of the backing arrays the recorder holds, limit
+	// the most it may (Config.TraceLimit; 0: no limit). over is set when
+	// an append would have passed limit: the append was not done, and the
+	// engine drops the recorder before its next event.
+	held, limit int64
+	over        bool
 }
 
 // appendRec appends xs to s; when that allocates a new backing array it
 // reports the array's bytes, and those of the array it replaces, to
-// r.grown.
+// r.grown. If the new array, with everything the recorder holds (the
+// array it replaces included: both are reachable while it is copied),
+// would pass r.limit, it appends nothing and sets r.over.
 func appendRec[T any](r *recorder, s []T, xs ...T) []T {
-	c := cap(s)
-	s = append(s, xs...)
-	if cap(s) != c && r.grown != nil {
-		var z T
-		size := int64(unsafe.Sizeof(z))
-		r.grown(int64(cap(s))*size, int64(c)*size)
+	if r.over {
+		return s
 	}
-	return s
+	c := cap(s)
+	var z T
+	size := int64(unsafe.Sizeof(z))
+	if need := len(s) + len(xs); need > c {
+		n := max(need, growCap(c))
+		if r.limit > 0 && r.held+int64(n)*size > r.limit {
+			r.over = true
+			return s
+		}
+		grown := make([]T, len(s), n)
+		copy(grown, s)
+		s = grown
+		r.held += int64(n-c) * size
+		if r.grown != nil {
+			r.grown(int64(n)*size, int64(c)*size)
+		}
+	}
+	return append(s, xs...)
 }
 
-func newRecorder(grown func(alloc, dropped int64)) *recorder {
-	r := &recorder{grown: grown}
+// growCap is the capacity that replaces a full array of capacity c: twice
+// c while small, then a quarter more (as Go's append), so that an array
+// near the limit does not need twice its size to grow.
+func growCap(c int) int {
+	if c < 256 {
+		return max(2*c, 8)
+	}
+	return c + c/4
+}
+
+// release reports every array the recorder holds to r.grown as garbage.
+func (r *recorder) release() {
+	if r.grown != nil {
+		for _, b := range r.arrays() {
+			if b > 0 {
+				r.grown(0, b)
+			}
+		}
+	}
+	r.held = 0
+}
+
+// arrays returns the bytes of each backing array the recorder holds.
+func (r *recorder) arrays() []int64 {
+	return append(r.t.arrays(),
+		bytesOf(r.log), bytesOf(r.scratch), bytesOf(r.mbuf), bytesOf(r.frames))
+}
+
+// arrays returns the bytes of each of the trace's backing arrays.
+func (t *trace) arrays() []int64 {
+	return []int64{bytesOf(t.toks), bytesOf(t.strands), bytesOf(t.sites), bytesOf(t.limits)}
+}
+
+// bytesOf is the bytes of s's backing array.
+func bytesOf[T any](s []T) int64 {
+	var z T
+	return int64(cap(s)) * int64(unsafe.Sizeof(z))
+}
+
+func newRecorder(grown func(alloc, dropped int64), limit int64) *recorder {
+	r := &recorder{grown: grown, limit: limit}
 	r.frames = appendRec(r, r.frames, recFrame{})
 	return r
 }
