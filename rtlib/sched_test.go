@@ -661,6 +661,7 @@ func TestSubtestsCheap(t *testing.T) {
 	}
 	for _, asRoot := range []bool{true, false} {
 		var slow []int64
+		var why []string // what made hooks slow, per try
 		for try := 0; try < 3; try++ {
 			var sum int
 			var n int64
@@ -674,6 +675,11 @@ func TestSubtestsCheap(t *testing.T) {
 					progPipeline(200, &out)
 					sum = len(out.lines)
 					n = slowSelves.Load() - before
+					c, _ := goroutinesCreated()
+					sched.mu.Lock()
+					why = append(why, fmt.Sprintf("checking %v (stolen %d, guests outside %d), %d created and %d accounted since the window opened",
+						checking.Load(), sched.stolen, sched.guestsOutside, c-baseCreated.Load(), acct.Load()-baseAcct.Load()))
+					sched.mu.Unlock()
 				}))
 			})
 			if sum != 200 {
@@ -685,7 +691,7 @@ func TestSubtestsCheap(t *testing.T) {
 			}
 		}
 		if slow[len(slow)-1] > 5 {
-			t.Errorf("root=%v: callers identified by id in a subtest, in %d tries: %v", asRoot, len(slow), slow)
+			t.Errorf("root=%v: callers identified by id in a subtest, in %d tries: %v; %q", asRoot, len(slow), slow, why)
 		}
 	}
 }
