@@ -112,10 +112,15 @@ func TestConcurrentColdCache(t *testing.T) {
 		report    string // in every stderr
 		noFigures bool   // compare outputs without byte figures
 	}{
-		{name: "run", args: []string{"run", "-p", "1,4", "."}, want: "read", report: "MHWM"},
+		// The runs compare their outputs without the byte figures: that
+		// the same run gives the same figures is TestRunToRun's to check,
+		// on one run at a time. Five cold-cache builds and runs at once,
+		// on a machine with two busy loops, made one run's go statement
+		// line differ by about 100 bytes of uninstrumented allocation
+		// (3 against 3.1 KiB) in 1 of 2 suite runs at 01191e1.
+		{name: "run", args: []string{"run", "-p", "1,4", "."}, want: "read", report: "MHWM", noFigures: true},
 		// The testing package's own allocations in a test's root vary
-		// from run to run: test runs compare their outputs without the
-		// figures.
+		// from run to run.
 		{name: "test", args: []string{"test", "-p", "1,4", "."}, want: "ok  \texample.com/conc", report: "MHWM", noFigures: true},
 	}
 	for _, tt := range tests {
