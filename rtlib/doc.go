@@ -374,7 +374,8 @@
 // It reads:
 //
 //	SPGO_PROFILE       profile path (default spgo-profile.json, and then the
-//	                   first write says where on stderr; "off": none)
+//	                   first write says where on stderr; "off": none, and
+//	                   no attribution trace is kept)
 //	SPGO_PMAX          largest processor count computed (default 64)
 //	SPGO_THRESHOLD     bytes M: answer "MHWM_pmax ≥ M?" (threshold mode)
 //	SPGO_CENSUS        census policy: bounded (default), strand, off, oracle

@@ -172,7 +172,9 @@ func (r *proot) delayReason(s *scope) string {
 func beginRoot(t *Task, site Site) {
 	cfgSites()
 	began := time.Now()
-	mc := mhwm.Config{P: cfg.pmax, Threshold: cfg.threshold, Attribution: cfg.threshold == 0,
+	// The trace serves the per-line figures of the profile: with
+	// SPGO_PROFILE=off nothing would read it.
+	mc := mhwm.Config{P: cfg.pmax, Threshold: cfg.threshold, Attribution: cfg.threshold == 0 && cfg.path != "off",
 		Clock: func() int64 { return int64(time.Since(began)) }, Grown: engineGrown, TraceLimit: cfg.traceMax}
 	eng, err := mhwm.New(mc)
 	if err != nil {

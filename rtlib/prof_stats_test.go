@@ -2,6 +2,7 @@ package rtlib
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -15,6 +16,9 @@ func TestDebugStats(t *testing.T) {
 	old, oldOut := debugStats, statsOut
 	debugStats, statsOut = true, &buf
 	defer func() { debugStats, statsOut = old, oldOut }()
+	oldPath, oldAnnounce := cfg.path, cfg.announce
+	cfg.path, cfg.announce = filepath.Join(t.TempDir(), "p.json"), false // a trace is kept only for a profile
+	defer func() { cfg.path, cfg.announce = oldPath, oldAnnounce }()
 	var got int
 	var sink [][]byte
 	inRoot(func() {

@@ -23,6 +23,9 @@ func TestTraceLimit(t *testing.T) {
 		}
 		_ = sink
 	}
+	oldPath, oldAnnounce := cfg.path, cfg.announce
+	cfg.path, cfg.announce = filepath.Join(t.TempDir(), "p.json"), false // a trace is kept only for a profile
+	defer func() { cfg.path, cfg.announce = oldPath, oldAnnounce }()
 	runOnce := func(limit int64) *proot {
 		old := cfg.traceMax
 		cfg.traceMax = limit
@@ -37,9 +40,6 @@ func TestTraceLimit(t *testing.T) {
 		t.Fatalf("dropped after %d strands without a limit, %d with 4 KiB", free.res.TraceDropped, small.res.TraceDropped)
 	}
 
-	oldPath, oldAnnounce := cfg.path, cfg.announce
-	cfg.path, cfg.announce = filepath.Join(t.TempDir(), "p.json"), false
-	defer func() { cfg.path, cfg.announce = oldPath, oldAnnounce }()
 	if err := writeProfile(false); err != nil {
 		t.Fatal(err)
 	}
