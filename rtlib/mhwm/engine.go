@@ -389,6 +389,8 @@ func (e *Engine) Exit() (*Result, error) {
 		} else {
 			res.trace = t
 			res.grown = e.cfg.Grown
+			e.rec.release() // the recorder's working arrays; the trace is res's
+			e.rec = nil
 		}
 	}
 	res.TraceDropped = e.dropped

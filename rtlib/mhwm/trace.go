@@ -100,8 +100,11 @@ func appendRec[T any](r *recorder, s []T, xs ...T) []T {
 	if need := len(s) + len(xs); need > c {
 		n := max(need, growCap(c))
 		if r.limit > 0 && r.held+int64(n)*size > r.limit {
-			r.over = true
-			return s
+			n = need // no room to spare: just what is needed
+			if r.held+int64(n)*size > r.limit {
+				r.over = true
+				return s
+			}
 		}
 		grown := make([]T, len(s), n)
 		copy(grown, s)
@@ -222,16 +225,18 @@ func (r *recorder) mergeRecs(a, b strandRec) strandRec {
 	// (copied first: aggregating overwrites the site array's end).
 	st := r.t.sites
 	first := a.m >= a.s+b.m // the first moment of the peak is in a
-	buf := appendRec(r, r.mbuf[:0], st[a.tot0:a.tot1]...)
-	buf = appendRec(r, buf, st[b.tot0:b.tot1]...)
-	tot := len(buf)
+	// r.mbuf is stored after every append: the array an append replaces
+	// is no longer counted in r.held, and must not stay reachable.
+	r.mbuf = appendRec(r, r.mbuf[:0], st[a.tot0:a.tot1]...)
+	r.mbuf = appendRec(r, r.mbuf, st[b.tot0:b.tot1]...)
+	tot := len(r.mbuf)
 	if first {
-		buf = appendRec(r, buf, st[a.tot1:a.pk1]...)
+		r.mbuf = appendRec(r, r.mbuf, st[a.tot1:a.pk1]...)
 	} else {
-		buf = appendRec(r, buf, st[a.tot0:a.tot1]...)
-		buf = appendRec(r, buf, st[b.tot1:b.pk1]...)
+		r.mbuf = appendRec(r, r.mbuf, st[a.tot0:a.tot1]...)
+		r.mbuf = appendRec(r, r.mbuf, st[b.tot1:b.pk1]...)
 	}
-	r.mbuf = buf
+	buf := r.mbuf
 	r.t.sites = r.t.sites[:a.tot0]
 	out := strandRec{m: max(a.m, a.s+b.m), s: a.s + b.s, serial: a.serial, at: b.at, tot0: a.tot0}
 	r.aggregate(buf[:tot])

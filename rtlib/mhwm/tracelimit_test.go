@@ -80,8 +80,9 @@ func TestTraceLimit(t *testing.T) {
 	}
 }
 
-// TestDropTraceGivesBack: DropTrace reports every array of the trace to
-// Grown; what stays held is the recorder's scratch, the engine's.
+// TestDropTraceGivesBack: Exit gives back the recorder's working arrays
+// and DropTrace every array of the trace: Grown's balance is the trace's
+// bytes after Exit and 0 after DropTrace.
 func TestDropTraceGivesBack(t *testing.T) {
 	var held int64
 	e, err := New(Config{P: 4, Attribution: true, Grown: func(a, d int64) { held += a - d }})
@@ -93,10 +94,12 @@ func TestDropTraceGivesBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := e.rec
-	scratch := capBytes(r.log) + capBytes(r.scratch) + capBytes(r.mbuf) + capBytes(r.frames)
+	tr := res.trace
+	if want := capBytes(tr.toks) + capBytes(tr.strands) + capBytes(tr.sites) + capBytes(tr.limits); held != want || want == 0 {
+		t.Errorf("after Exit Grown says %d bytes held; the trace holds %d", held, want)
+	}
 	res.DropTrace()
-	if held != scratch {
-		t.Errorf("after DropTrace Grown says %d bytes held; the recorder's scratch is %d", held, scratch)
+	if held != 0 {
+		t.Errorf("after DropTrace Grown says %d bytes held", held)
 	}
 }
