@@ -269,9 +269,10 @@
 // suggests otherwise, rtlib takes the caller to be the holder, which
 // costs a few atomic loads. Hooks that carry a task (Task methods,
 // EndRoot, Reacquire) know it. The caller is identified by its goroutine
-// id (read from the goroutine's descriptor on amd64 and arm64 under
-// Linux and macOS, at an offset found and checked at start-up; elsewhere
-// parsed from runtime.Stack, microseconds: see goid) when a hook is
+// id (parsed from runtime.Stack, microseconds, until the first calls of
+// four goroutines have shown where the runtime's descriptor of a
+// goroutine holds it; from then on, on amd64 and arm64 under Linux and
+// macOS, read from there: see goid) when a hook is
 // called while the baton is free, while a goroutine the watchdog took
 // the baton from has not come back, after a goroutine was adopted
 // outside a Release window, with SPGO_CHECK=1, and inside a Release

@@ -21,8 +21,8 @@ import (
 // those first calls also learn where in the descriptor the id is (see
 // goidLearn), and once that is certain goid is a load.
 func goid() uint64 {
-	if off := goidOff.Load(); off >= 0 {
-		return *(*uint64)(unsafe.Add(getg(), off))
+	if off := goidOff.Load(); off > 0 {
+		return *(*uint64)(unsafe.Add(getg(), off-1))
 	}
 	return goidLearn()
 }
@@ -40,15 +40,16 @@ func goidSlow() uint64 {
 // runtime has cached per P (free g structs, sudogs) and so which of the
 // program's later operations allocate, which the figures count.
 var (
-	goidOff     atomic.Int64 // offset of the id in g, once certain; -1 before
-	goidLearnMu sync.Mutex
-	goidCands   uint32              // bit i: offset 8i held the id in every g seen
-	goidSeen    [goidCertain]uint64 // ids of the goroutines seen
-	goidNSeen   int
-	goidGone    bool // no offset fits: runtime.Stack for good
+	// goidOff is the offset of the id in g plus 1, once certain: 0, its
+	// zero value, is "not known", also to code that runs before rtlib's
+	// init functions.
+	goidOff     atomic.Int64
+	goidGone    atomic.Bool // no offset fits: runtime.Stack for good
+	goidLearnMu sync.Mutex  // guards the rest
+	goidCands   uint32      // bit i: offset 8i held the id in every g seen
+	goidSeen    [goidCertain]uint64
+	goidNSeen   int // ids of the goroutines seen
 )
-
-func init() { goidOff.Store(-1) }
 
 const (
 	// goidScan is how many bytes of g are searched, one bit of
@@ -65,16 +66,18 @@ const (
 // of goidCertain distinct goroutines, and no other offset did, goid uses
 // it from then on. Distinct goroutines have distinct ids and no other
 // field of g holds the goroutine's own id (parentGoid holds its
-// creator's), so a wrong offset cannot survive. It allocates nothing.
+// creator's), so a wrong offset cannot survive. It allocates nothing,
+// and never blocks: a caller that finds another learning skips it
+// (blocking would take a sudog from the runtime's cache, which the
+// figures see).
 func goidLearn() uint64 {
 	id := goidSlow()
 	g := getg()
-	if g == nil {
+	if g == nil || goidGone.Load() || !goidLearnMu.TryLock() {
 		return id
 	}
-	goidLearnMu.Lock()
 	defer goidLearnMu.Unlock()
-	if goidGone || goidOff.Load() >= 0 {
+	if goidOff.Load() > 0 {
 		return id
 	}
 	goidCands = goidNarrow(goidCands, goidNSeen == 0, g, id)
@@ -84,9 +87,9 @@ func goidLearn() uint64 {
 	}
 	switch {
 	case goidCands == 0:
-		goidGone = true
+		goidGone.Store(true)
 	case bits.OnesCount32(goidCands) == 1 && goidNSeen == goidCertain:
-		goidOff.Store(int64(8 * bits.TrailingZeros32(goidCands)))
+		goidOff.Store(int64(8*bits.TrailingZeros32(goidCands)) + 1)
 	}
 	return id
 }
