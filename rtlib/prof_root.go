@@ -15,6 +15,7 @@ type proot struct {
 	site     Site
 	name     string
 	eng      *mhwm.Engine
+	traceMax int64 // the engine's trace limit (SPGO_TRACE_LIMIT when the root began)
 	top      *dnode
 	front    *dnode // the dnode whose events the engine takes next
 	engErr   error
@@ -180,7 +181,7 @@ func beginRoot(t *Task, site Site) {
 	if err != nil {
 		panic(err) // cfg ranges make this impossible
 	}
-	r := &proot{site: site, eng: eng, seen: map[string]bool{}, groups: newTable[any, membership](ifaceHash), limits: newTable[any, int](ifaceHash)}
+	r := &proot{site: site, eng: eng, traceMax: mc.TraceLimit, seen: map[string]bool{}, groups: newTable[any, membership](ifaceHash), limits: newTable[any, int](ifaceHash)}
 	if rec, ok := Lookup(site); ok {
 		r.name = rec.Func
 	} else {

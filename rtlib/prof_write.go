@@ -43,7 +43,7 @@ func writeProfile(final bool) error {
 			}
 		}
 		if r.res != nil && r.res.TraceDropped > 0 {
-			p.Warnings = append(p.Warnings, profile.Warning{Message: traceDropped(r.name, r.res.TraceDropped)})
+			p.Warnings = append(p.Warnings, profile.Warning{Message: traceDropped(r.name, r.traceMax, r.res.TraceDropped)})
 		}
 		p.Partial = p.Partial || r.partial || !r.done
 		if r.out != nil {
@@ -76,9 +76,9 @@ func writeProfile(final bool) error {
 }
 
 // traceDropped is the warning for a root whose attribution trace would
-// have passed SPGO_TRACE_LIMIT after strands strands.
-func traceDropped(root string, strands int64) string {
-	return fmt.Sprintf("%s: no per-line figures: its attribution trace would have passed SPGO_TRACE_LIMIT (%d bytes) after %d strands, and was dropped; the MHWM figures are not affected (raise SPGO_TRACE_LIMIT, or set it to 0 for no limit)", root, cfg.traceMax, strands)
+// have passed its limit after strands strands.
+func traceDropped(root string, limit, strands int64) string {
+	return fmt.Sprintf("%s: no per-line figures, worst-case antichain or heap series: its attribution trace would have passed SPGO_TRACE_LIMIT (%d bytes) after %d strands, and was dropped; the MHWM figures are not affected (raise SPGO_TRACE_LIMIT, or set it to 0 for no limit)", root, limit, strands)
 }
 
 // writeAtRootEnd writes the profile when a root ends: the last root of
