@@ -2,6 +2,8 @@ package rtlib
 
 import (
 	"context"
+	"runtime"
+	"runtime/metrics"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -553,11 +555,35 @@ func removeExtLocked(t *Task) {
 
 func extLinks(t *Task) (prev, next **Task) { return &t.xprev, &t.xnext }
 
-// gatherWindow is how long the task that takes the free baton waits for
-// selects running for real that complete at about the same time (all
-// woken by one close, say), so that they queue in park order rather than
-// in the order the Go scheduler happened to run them.
+// gatherWindow is how long, at most, the task that takes the free baton
+// waits for selects running for real that complete at about the same
+// time (all woken by one close, say), so that they queue in park order
+// rather than in the order the Go scheduler happened to run them. It
+// waits only while some goroutine is ready to run (goroutinesReady): one
+// woken with it is, from the moment it was woken. A select woken alone
+// (a ticker's tick) does not wait at all; before, every take of the free
+// baton while selects ran for real waited the whole window, and dozens
+// of tickers (golang-lru's leaked reapers) spent it over and over.
 const gatherWindow = 250 * time.Microsecond
+
+// readySamples are goroutinesReady's readings; sched.mu guards them.
+var readySamples = []metrics.Sample{
+	{Name: "/sched/goroutines/running:goroutines"},
+	{Name: "/sched/goroutines/runnable:goroutines"},
+}
+
+// goroutinesReady reports whether a goroutine other than the caller is
+// running or ready to run (in a run queue): one that a close woke with
+// the caller, say. Without the metrics (Go before 1.26) it says yes, and
+// the gather waits its whole window. sched.mu held.
+func goroutinesReady() bool {
+	metrics.Read(readySamples)
+	running, runnable := readySamples[0].Value, readySamples[1].Value
+	if running.Kind() != metrics.KindUint64 || runnable.Kind() != metrics.KindUint64 {
+		return true
+	}
+	return running.Uint64() > 1 || runnable.Uint64() > 0
+}
 
 // takeFreeLocked gives the free baton to t, which came back from outside
 // rtlib. If external-mode operations are running, t asks the cancellable
@@ -585,8 +611,13 @@ func takeFreeLocked(t *Task) {
 	sched.dancePend += n
 	if sched.nsel > 0 {
 		sched.gatherUntil = time.Now().Add(gatherWindow)
+		gathers.Add(1)
 	}
 }
+
+// gathers counts the takes of the free baton while selects ran for real,
+// gatherRounds the rounds the takers let ready goroutines run (tests).
+var gathers, gatherRounds atomic.Int64
 
 // leaveOutLocked undoes the counting of a task that was out.
 func leaveOutLocked(t *Task) {
@@ -695,17 +726,14 @@ func settle(t *Task) {
 			sched.mu.Lock()
 			continue
 		}
-		d := time.Until(sched.gatherUntil)
-		if sched.nsel == 0 || d <= 0 {
+		if sched.nsel == 0 || !time.Now().Before(sched.gatherUntil) || !goroutinesReady() {
 			break
 		}
+		gatherRounds.Add(1)
+		// Let the ready ones run (the process has one P): a select
+		// among them that completed arrives and queues meanwhile.
 		sched.mu.Unlock()
-		tm := time.NewTimer(d)
-		select {
-		case <-t.sig:
-		case <-tm.C:
-		}
-		tm.Stop()
+		runtime.Gosched()
 		sched.mu.Lock()
 	}
 	sched.danceHolder = nil
