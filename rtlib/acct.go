@@ -101,7 +101,7 @@ var mem struct {
 	hookedSmall int64   // hooked small bytes (rounded) since that census
 	own         int64   // rtlib's own small heap bytes since that census (estimate)
 	ownLarge    int64   // rtlib's own large heap bytes since the last reading
-	ownHeld     int64   // live bytes of the engines' traces (engineGrown)
+	ownHeld     int64   // live bytes of rtlib's long-lived arrays (ownGrown)
 	watch       []uint8 // by site: readings after its calls that found nothing, or watchLarge
 
 	// Censuses.
@@ -612,11 +612,16 @@ func ownLive() int64 {
 		mem.ownHeld
 }
 
-// engineGrown is the engines' mhwm.Config.Grown: the attribution trace
-// of a root grows with its strands, and is rtlib's memory, not the
-// program's. Its arrays stay reachable (from the engine, then from the
-// root's result) until the process ends; replaced ones are garbage.
-func engineGrown(alloc, dropped int64) {
+// ownGrown counts a new backing array of alloc bytes, replacing one of
+// dropped bytes (garbage from then on; 0 for none), of one of rtlib's
+// long-lived arrays: an engine's attribution trace (it is the engines'
+// mhwm.Config.Grown), the call-path tables, the per-site and per-root
+// tables (heldAppend, heldPut, heldGrow). They stay reachable until the
+// process ends (a trace until its root is written; alloc 0 gives an
+// array back), so their bytes are rtlib's both in the allocation count
+// and in the live heap (ownLive): a census must not take them for the
+// program's small objects that have not died.
+func ownGrown(alloc, dropped int64) {
 	a := ownSize(alloc)
 	if a > maxSmall {
 		mem.ownLarge += a
@@ -624,6 +629,18 @@ func engineGrown(alloc, dropped int64) {
 		mem.own += a
 	}
 	mem.ownHeld += a - ownSize(dropped)
+}
+
+// heldAppend is append for rtlib's long-lived slices (see ownGrown).
+func heldAppend[S ~[]E, E any](s S, xs ...E) S {
+	c := cap(s)
+	s = append(s, xs...)
+	if cap(s) != c {
+		var z E
+		size := int64(unsafe.Sizeof(z))
+		ownGrown(int64(cap(s))*size, int64(c)*size)
+	}
+	return s
 }
 
 // ownAppend is append for rtlib's own slices: a new backing array is

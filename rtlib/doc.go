@@ -396,8 +396,9 @@
 //	                   0 or unset: not)
 //	SPGO_DEBUG_CENSUS  non-empty: one line of statistics per census on stderr
 //	SPGO_DEBUG_STATS   non-empty: one line per root end on stderr (strands,
-//	                   spawns, the attribution trace's bytes, the time
-//	                   the root end took; stats.go)
+//	                   spawns, the bytes of the attribution traces and
+//	                   rtlib's tables, the time the root end took;
+//	                   prof_stats.go)
 //	SPGO_TRACE         path: record each root's strands (not those of a
 //	                   root begun inside another), with channel, mutex and
 //	                   errgroup-limit edges, for schedule simulation

@@ -112,10 +112,10 @@ func pathKey(site Site) Site {
 	key, ok := expandKey(site, pcs)
 	if ok && len(paths.raw) < maxRaw {
 		e := rawEntry{site: site, key: key, lo: int32(len(paths.rawPCs))}
-		paths.rawPCs = ownAppend(paths.rawPCs, pcs...)
+		paths.rawPCs = heldAppend(paths.rawPCs, pcs...)
 		e.hi = int32(len(paths.rawPCs))
-		ownPut(&paths.rawIx, h, int32(len(paths.raw)))
-		paths.raw = ownAppend(paths.raw, e)
+		heldPut(&paths.rawIx, h, int32(len(paths.raw)))
+		paths.raw = heldAppend(paths.raw, e)
 	}
 	return key
 }
@@ -144,7 +144,7 @@ func expandKey(site Site, pcs []uintptr) (key Site, ok bool) {
 				leaf = false
 			case f.fn == last: // recursion: the innermost frame stands for the run
 			default:
-				seq = ownAppend(seq, f)
+				seq = heldAppend(seq, f)
 				h = (h ^ f.h) * 1099511628211
 			}
 			last = f.fn
@@ -183,15 +183,15 @@ func framesOf(pc uintptr) pcFrames {
 			if f.Func != nil && isClosure(fn) {
 				fn = closureName(fn, f.File, f.Func.Entry())
 			}
-			paths.pcFr = ownAppend(paths.pcFr, pathFrame{fn: fn, file: f.File, line: int32(f.Line), h: frameHash(fn, f.File, f.Line)})
+			paths.pcFr = heldAppend(paths.pcFr, pathFrame{fn: fn, file: f.File, line: int32(f.Line), h: frameHash(fn, f.File, f.Line)})
 		}
 		if !more {
 			break
 		}
 	}
 	fs.hi = int32(len(paths.pcFr))
-	ownPut(&paths.pcs, pc, int32(len(paths.pcSpan)))
-	paths.pcSpan = ownAppend(paths.pcSpan, fs)
+	heldPut(&paths.pcs, pc, int32(len(paths.pcSpan)))
+	paths.pcSpan = heldAppend(paths.pcSpan, fs)
 	return fs
 }
 
@@ -199,7 +199,7 @@ func framesOf(pc uintptr) pcFrames {
 // 0 if it is new and maxPaths paths are known.
 func internPath(seq []pathFrame, h uint64) int32 {
 	if len(paths.seqs) == 0 {
-		paths.seqs = ownAppend(paths.seqs, nil) // id 0: the empty path
+		paths.seqs = heldAppend(paths.seqs, nil) // id 0: the empty path
 	}
 	for ; ; h++ { // h+1 on a collision: deterministic, and rare
 		id, ok := paths.byHash.get(h)
@@ -214,8 +214,8 @@ func internPath(seq []pathFrame, h uint64) int32 {
 		return 0
 	}
 	id := int32(len(paths.seqs))
-	paths.seqs = ownAppend(paths.seqs, ownAppend([]pathFrame(nil), seq...))
-	ownPut(&paths.byHash, h, id)
+	paths.seqs = heldAppend(paths.seqs, heldAppend([]pathFrame(nil), seq...))
+	heldPut(&paths.byHash, h, id)
 	return id
 }
 
@@ -231,38 +231,39 @@ func newKey(site Site, id int32, k uint64) Site {
 		return site
 	}
 	key := Site(len(sites.all))
-	sites.all = ownAppend(sites.all, sites.all[site])
+	sites.all = heldAppend(sites.all, sites.all[site])
 	sites.mu.Unlock()
 	n := int(key) + 1
-	paths.of = ownGrow(paths.of, max(n, len(paths.of)))
+	paths.of = heldGrow(paths.of, max(n, len(paths.of)))
 	paths.of[key] = id
-	ownPut(&paths.keys, k, key)
+	heldPut(&paths.keys, k, key)
 	if n > len(mem.slots) { // the slot tables cover the key
-		mem.slots, mem.pslots = ownGrow(mem.slots, n), ownGrow(mem.pslots, n)
+		mem.slots, mem.pslots = heldGrow(mem.slots, n), heldGrow(mem.pslots, n)
 	}
 	return key
 }
 
-// ownGrow returns s extended with zeros to length k ≥ len(s), counting a
-// new array as rtlib's own memory.
-func ownGrow[E any](s []E, k int) []E {
+// heldGrow returns s, one of rtlib's long-lived slices (see ownGrown),
+// extended with zeros to length k ≥ len(s).
+func heldGrow[E any](s []E, k int) []E {
 	c := cap(s)
 	s = slices.Grow(s, k-len(s))[:k]
 	if cap(s) != c {
 		var z E
-		ownAlloc(int64(cap(s)) * int64(unsafe.Sizeof(z)))
+		size := int64(unsafe.Sizeof(z))
+		ownGrown(int64(cap(s))*size, int64(c)*size)
 	}
 	return s
 }
 
-// ownPut is t.put(k, v), counting the table's growth as rtlib's own
-// memory.
-func ownPut[K comparable, V any](t *table[K, V], k K, v V) {
+// heldPut is t.put(k, v) for rtlib's long-lived tables (see ownGrown).
+func heldPut[K comparable, V any](t *table[K, V], k K, v V) {
 	n := len(t.slots)
 	t.put(k, v)
 	if len(t.slots) != n {
 		var z tslot[K, V]
-		ownAlloc(int64(len(t.slots)) * int64(unsafe.Sizeof(z)))
+		size := int64(unsafe.Sizeof(z))
+		ownGrown(int64(len(t.slots))*size, int64(n)*size)
 	}
 }
 

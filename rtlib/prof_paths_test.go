@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // The call paths of allocations, in this process: this file is
@@ -177,4 +178,36 @@ func BenchmarkPathKeyDeep(b *testing.B) {
 	for b.Loop() {
 		deep(testSite, 20)
 	}
+}
+
+// TestPathTablesHeld: the call-path tables are rtlib's live memory until
+// the process ends, and say so (mem.ownHeld, part of ownLive): a census
+// that took their bytes for the program's small objects found that many
+// fewer deaths. Before, bintrees of the accuracy corpus reported
+// 5.97 MiB for 5.00 at p = 1 once the table of return addresses (up to
+// 4,096 sequences) held about 0.9 MiB; 5.07 since.
+func TestPathTablesHeld(t *testing.T) {
+	held0 := mem.ownHeld
+	tables := func() int64 {
+		return bytesOfCap(paths.rawPCs) + bytesOfCap(paths.raw) + bytesOfCap(paths.rawIx.slots) +
+			bytesOfCap(paths.pcSpan) + bytesOfCap(paths.pcFr) + bytesOfCap(paths.pcs.slots)
+	}
+	t0 := tables()
+	// Deep recursion makes a new sequence of return addresses per depth.
+	for n := range 300 {
+		deep(testSite, n)
+	}
+	grown := tables() - t0
+	if grown == 0 {
+		t.Fatal("the path tables did not grow: the test does not test")
+	}
+	if got := mem.ownHeld - held0; got < grown*9/10 {
+		t.Errorf("the path tables grew by %d bytes, rtlib's held bytes by %d", grown, got)
+	}
+}
+
+// bytesOfCap is the bytes of s's backing array.
+func bytesOfCap[T any](s []T) int64 {
+	var z T
+	return int64(cap(s)) * int64(unsafe.Sizeof(z))
 }

@@ -104,7 +104,7 @@ func (r *proot) siteAlloc(site Site, n int64) {
 func (r *proot) siteBytes(site Site, n int64) {
 	if int(site) >= len(r.allocB) {
 		k := max(int(site)+1, len(sites.all))
-		r.allocB, r.allocN = ownGrow(r.allocB, k), ownGrow(r.allocN, k)
+		r.allocB, r.allocN = heldGrow(r.allocB, k), heldGrow(r.allocN, k)
 	}
 	r.allocB[site] += n
 }
@@ -176,7 +176,7 @@ func beginRoot(t *Task, site Site) {
 	// The trace serves the per-line figures of the profile: with
 	// SPGO_PROFILE=off nothing would read it.
 	mc := mhwm.Config{P: cfg.pmax, Threshold: cfg.threshold, Attribution: cfg.threshold == 0 && cfg.path != "off",
-		Clock: func() int64 { return int64(time.Since(began)) }, Grown: engineGrown, TraceLimit: cfg.traceMax}
+		Clock: func() int64 { return int64(time.Since(began)) }, Grown: ownGrown, TraceLimit: cfg.traceMax}
 	eng, err := mhwm.New(mc)
 	if err != nil {
 		panic(err) // cfg ranges make this impossible

@@ -9,8 +9,9 @@ import (
 
 // debugStats (SPGO_DEBUG_STATS) prints one line on stderr at the end of
 // every root, for the scale measurements of BENCHMARKS.md: the root's
-// strands and spawns, the bytes the attribution traces hold (every
-// root's so far: they stay reachable to the end), and how long the root
+// strands and spawns, the bytes rtlib's long-lived arrays hold (the
+// attribution traces of the roots not yet written, this one's included,
+// and the call-path and site tables: ownGrown), and how long the root
 // end took, split into finishing the engine (the final census and
 // Exit) and writing the profile (attribution, the heap series, the
 // file), in wall time and in the process's CPU time (steadier on a
