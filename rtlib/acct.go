@@ -448,6 +448,11 @@ func census(c *dnode, pending int64) {
 	c.root.maxSince = max(c.root.maxSince, mem.since)
 	chargeUninstrumented(c)
 	collect()
+	// rtlib's own live bytes as the collection found them: the heap
+	// figure read below is of that moment, and what rtlib's tables grow
+	// by later in this census (chargeSmall's per-site counts, the pool)
+	// is not in it. Taken later, they would pass for deaths.
+	own := ownLive()
 	b := barrier(c)
 	b.census = recCensus(c)
 	alone := len(mem.ran) == 0 || len(mem.ran) == 1 && mem.ran[0] == c
@@ -497,7 +502,7 @@ func census(c *dnode, pending int64) {
 	// Pooled bytes: the live heap says how many died, not which. Bytes
 	// no open root owns (ended roots', code outside roots') are assumed
 	// to have died first; the heap as the first census found it, last.
-	untracked := heapLive - mem.trackLive - ownLive() - pending
+	untracked := heapLive - mem.trackLive - own - pending
 	if !mem.based {
 		mem.based = true
 		mem.baseline = max(0, untracked-mem.poolLive-mem.orphan)
@@ -528,7 +533,7 @@ func census(c *dnode, pending int64) {
 	mem.live = mem.trackLive + mem.poolLive
 	mem.water = max(mem.water, mem.live)
 	bound(c.root, rootLive)
-	observe(c.root, heapLive-ownLive())
+	observe(c.root, heapLive-own)
 	resetBudget()
 	mem.endSeen, mem.alias, mem.aliasTo = seen{}, seen{}, seen{}
 	mem.allocsAt = mem.samples[0].Value.Uint64()
@@ -622,13 +627,8 @@ func ownLive() int64 {
 // and in the live heap (ownLive): a census must not take them for the
 // program's small objects that have not died.
 func ownGrown(alloc, dropped int64) {
-	a := ownSize(alloc)
-	if a > maxSmall {
-		mem.ownLarge += a
-	} else {
-		mem.own += a
-	}
-	mem.ownHeld += a - ownSize(dropped)
+	ownAlloc(alloc) // small or large by the request, as the runtime
+	mem.ownHeld += ownSize(alloc) - ownSize(dropped)
 }
 
 // heldAppend is append for rtlib's long-lived slices (see ownGrown).

@@ -181,27 +181,36 @@ func BenchmarkPathKeyDeep(b *testing.B) {
 }
 
 // TestPathTablesHeld: the call-path tables are rtlib's live memory until
-// the process ends, and say so (mem.ownHeld, part of ownLive): a census
-// that took their bytes for the program's small objects found that many
-// fewer deaths. Before, bintrees of the accuracy corpus reported
-// 5.97 MiB for 5.00 at p = 1 once the table of return addresses (up to
-// 4,096 sequences) held about 0.9 MiB; 5.07 since.
+// the process ends, and say so, to the byte (mem.ownHeld, part of
+// ownLive): a census that took their bytes for the program's small
+// objects found that many fewer deaths (too high a figure), and one that
+// counted more than they hold would find deaths that did not happen (too
+// low). Before, bintrees of the accuracy corpus reported 5.97 MiB for
+// 5.00 at p = 1 once the table of return addresses held about 0.9 MiB;
+// 5.07 since.
 func TestPathTablesHeld(t *testing.T) {
-	held0 := mem.ownHeld
-	tables := func() int64 {
-		return bytesOfCap(paths.rawPCs) + bytesOfCap(paths.raw) + bytesOfCap(paths.rawIx.slots) +
-			bytesOfCap(paths.pcSpan) + bytesOfCap(paths.pcFr) + bytesOfCap(paths.pcs.slots)
+	held := func() int64 { // what ownGrown counts for each array
+		n := ownSize(bytesOfCap(paths.rawPCs)) + ownSize(bytesOfCap(paths.raw)) + ownSize(bytesOfCap(paths.rawIx.slots)) +
+			ownSize(bytesOfCap(paths.pcSpan)) + ownSize(bytesOfCap(paths.pcFr)) + ownSize(bytesOfCap(paths.pcs.slots)) +
+			ownSize(bytesOfCap(paths.seqs)) + ownSize(bytesOfCap(paths.byHash.slots)) + ownSize(bytesOfCap(paths.keys.slots)) +
+			ownSize(bytesOfCap(paths.seq)) + ownSize(bytesOfCap(paths.of)) + ownSize(bytesOfCap(sites.all)) +
+			ownSize(bytesOfCap(mem.slots)) + ownSize(bytesOfCap(mem.pslots))
+		for _, sq := range paths.seqs {
+			n += ownSize(bytesOfCap(sq))
+		}
+		return n
 	}
-	t0 := tables()
-	// Deep recursion makes a new sequence of return addresses per depth.
-	for n := range 300 {
+	held0, tables0 := mem.ownHeld, held()
+	// Recursion makes a new sequence of return addresses per depth, up
+	// to the 32 frames read.
+	for n := range 40 {
 		deep(testSite, n)
 	}
-	grown := tables() - t0
+	grown := held() - tables0
 	if grown == 0 {
-		t.Fatal("the path tables did not grow: the test does not test")
+		t.Skip("the sequences were seen before in this process (go test -count)")
 	}
-	if got := mem.ownHeld - held0; got < grown*9/10 {
+	if got := mem.ownHeld - held0; got != grown {
 		t.Errorf("the path tables grew by %d bytes, rtlib's held bytes by %d", grown, got)
 	}
 }

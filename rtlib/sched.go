@@ -558,12 +558,13 @@ func extLinks(t *Task) (prev, next **Task) { return &t.xprev, &t.xnext }
 // gatherWindow is how long, at most, the task that takes the free baton
 // waits for selects running for real that complete at about the same
 // time (all woken by one close, say), so that they queue in park order
-// rather than in the order the Go scheduler happened to run them. It
-// waits only while some goroutine is ready to run (goroutinesReady): one
-// woken with it is, from the moment it was woken. A select woken alone
-// (a ticker's tick) does not wait at all; before, every take of the free
-// baton while selects ran for real waited the whole window, and dozens
-// of tickers (golang-lru's leaked reapers) spent it over and over.
+// rather than in the order the Go scheduler happened to run them. Where
+// it can tell, it waits only while some goroutine is ready to run
+// (goroutinesReady): one woken with it is, from the moment it was woken.
+// A select woken alone (a ticker's tick) does not wait at all; before,
+// every take of the free baton while selects ran for real waited the
+// whole window, and dozens of tickers (golang-lru's leaked reapers)
+// spent it over and over.
 const gatherWindow = 250 * time.Microsecond
 
 // readySamples are goroutinesReady's readings; sched.mu guards them.
@@ -574,15 +575,20 @@ var readySamples = []metrics.Sample{
 
 // goroutinesReady reports whether a goroutine other than the caller is
 // running or ready to run (in a run queue): one that a close woke with
-// the caller, say. Without the metrics (Go before 1.26) it says yes, and
-// the gather waits its whole window. sched.mu held.
-func goroutinesReady() bool {
+// the caller, say. known is false where that cannot be told: without
+// the metrics (Go before 1.26), or if uninstrumented code gave the
+// process more than one P (running then counts Ps looking for work).
+// sched.mu held.
+func goroutinesReady() (ready, known bool) {
+	if runtime.GOMAXPROCS(0) != 1 {
+		return true, false
+	}
 	metrics.Read(readySamples)
 	running, runnable := readySamples[0].Value, readySamples[1].Value
 	if running.Kind() != metrics.KindUint64 || runnable.Kind() != metrics.KindUint64 {
-		return true
+		return true, false
 	}
-	return running.Uint64() > 1 || runnable.Uint64() > 0
+	return running.Uint64() > 1 || runnable.Uint64() > 0, true
 }
 
 // takeFreeLocked gives the free baton to t, which came back from outside
@@ -726,14 +732,30 @@ func settle(t *Task) {
 			sched.mu.Lock()
 			continue
 		}
-		if sched.nsel == 0 || !time.Now().Before(sched.gatherUntil) || !goroutinesReady() {
+		d := time.Until(sched.gatherUntil)
+		if sched.nsel == 0 || d <= 0 {
 			break
 		}
-		gatherRounds.Add(1)
-		// Let the ready ones run (the process has one P): a select
-		// among them that completed arrives and queues meanwhile.
+		ready, known := goroutinesReady()
+		if known && !ready {
+			break
+		}
 		sched.mu.Unlock()
-		runtime.Gosched()
+		if known {
+			// Let the ready ones run (the process has one P): a
+			// select among them that completed arrives and queues
+			// meanwhile.
+			gatherRounds.Add(1)
+			runtime.Gosched()
+		} else {
+			// Cannot tell: wait out the window.
+			tm := time.NewTimer(d)
+			select {
+			case <-t.sig:
+			case <-tm.C:
+			}
+			tm.Stop()
+		}
 		sched.mu.Lock()
 	}
 	sched.danceHolder = nil
