@@ -44,11 +44,11 @@ var (
 	// zero value, is "not known", also to code that runs before rtlib's
 	// init functions.
 	goidOff     atomic.Int64
-	goidGone    atomic.Bool // no offset fits: runtime.Stack for good
-	goidLearnMu sync.Mutex  // guards the rest
-	goidCands   uint32      // bit i: offset 8i held the id in every g seen
-	goidSeen    [goidCertain]uint64
-	goidNSeen   int // ids of the goroutines seen
+	goidGone    atomic.Bool         // no offset fits: runtime.Stack for good
+	goidLearnMu sync.Mutex          // guards the rest
+	goidCands   uint32              // bit i: offset 8i held the id in every g seen
+	goidSeen    [goidCertain]uint64 // ids of the goroutines seen,
+	goidNSeen   int                 // the first goidNSeen of them
 )
 
 const (
