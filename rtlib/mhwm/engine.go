@@ -477,13 +477,7 @@ func (r *Result) DropTrace() {
 	if r.trace == nil {
 		return
 	}
-	if r.grown != nil {
-		for _, b := range r.trace.arrays() {
-			if b > 0 {
-				r.grown(0, b)
-			}
-		}
-	}
+	giveBack(r.grown, r.trace.arrays())
 	r.trace, r.tree, r.sums, r.freed = nil, nil, nil, true
 }
 

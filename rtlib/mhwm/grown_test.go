@@ -3,14 +3,7 @@ package mhwm
 import (
 	"math/rand/v2"
 	"testing"
-	"unsafe"
 )
-
-// capBytes is the bytes of s's backing array.
-func capBytes[T any](s []T) int64 {
-	var z T
-	return int64(cap(s)) * int64(unsafe.Sizeof(z))
-}
 
 // TestGrown: what Config.Grown reports (arrays allocated less arrays
 // replaced or given back) is exactly the trace's storage at the end, on random
@@ -74,7 +67,7 @@ func TestGrown(t *testing.T) {
 		must(err)
 		// The recorder's working arrays were given back at Exit.
 		tr := res.trace
-		want := capBytes(tr.toks) + capBytes(tr.strands) + capBytes(tr.sites) + capBytes(tr.limits)
+		want := bytesOf(tr.toks) + bytesOf(tr.strands) + bytesOf(tr.sites) + bytesOf(tr.limits)
 		if held != want {
 			t.Errorf("seed %d: Grown says %d bytes held, the trace holds %d", seed, held, want)
 		}

@@ -129,14 +129,21 @@ func growCap(c int) int {
 
 // release reports every array the recorder holds to r.grown as garbage.
 func (r *recorder) release() {
-	if r.grown != nil {
-		for _, b := range r.arrays() {
-			if b > 0 {
-				r.grown(0, b)
-			}
+	giveBack(r.grown, r.arrays())
+	r.held = 0
+}
+
+// giveBack reports arrays of the given bytes to grown (Config.Grown, if
+// set) as garbage.
+func giveBack(grown func(alloc, dropped int64), arrays []int64) {
+	if grown == nil {
+		return
+	}
+	for _, b := range arrays {
+		if b > 0 {
+			grown(0, b)
 		}
 	}
-	r.held = 0
 }
 
 // arrays returns the bytes of each backing array the recorder holds.

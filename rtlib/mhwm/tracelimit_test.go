@@ -95,7 +95,7 @@ func TestDropTraceGivesBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	tr := res.trace
-	if want := capBytes(tr.toks) + capBytes(tr.strands) + capBytes(tr.sites) + capBytes(tr.limits); held != want || want == 0 {
+	if want := bytesOf(tr.toks) + bytesOf(tr.strands) + bytesOf(tr.sites) + bytesOf(tr.limits); held != want || want == 0 {
 		t.Errorf("after Exit Grown says %d bytes held; the trace holds %d", held, want)
 	}
 	res.DropTrace()
