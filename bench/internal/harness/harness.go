@@ -210,10 +210,13 @@ type Root struct {
 	Lines      []struct {
 		Allocs int64 `json:"allocs"`
 	} `json:"lines"`
-	MHWM []struct {
-		P     int   `json:"p"`
-		Bytes int64 `json:"bytes"`
-	} `json:"mhwm"`
+	MHWM []Figure `json:"mhwm"`
+}
+
+// Figure is one MHWM_p of a root.
+type Figure struct {
+	P     int   `json:"p"`
+	Bytes int64 `json:"bytes"`
 }
 
 // ReadRoot reads the first root of the profile an instrumented run wrote
