@@ -1,7 +1,8 @@
 // runtime.GOMAXPROCS becomes rtlib.GOMAXPROCS: the instrumented process
 // runs on one P, the program sees the setting it would have had;
 // runtime.NumGoroutine becomes rtlib.NumGoroutine, which leaves out
-// rtlib's own goroutines. Here
+// rtlib's own goroutines, and runtime.Stack rtlib.Stack, which leaves
+// out their frames too. Here
 // runtime and time are used only in calls the rewriter replaces: their
 // imports must stay used.
 package main
@@ -24,4 +25,6 @@ func main() {
 	time.Sleep(1000)
 	prev := runtime.GOMAXPROCS(2)
 	fmt.Println(len(out) == prev, runtime.GOMAXPROCS(0), runtime.NumGoroutine())
+	var buf [64]byte
+	fmt.Println(runtime.Stack(buf[:], false) == len(buf))
 }
