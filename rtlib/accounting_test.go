@@ -111,6 +111,45 @@ func TestAccuracy(t *testing.T) {
 	runCorpus(t, "accuracy", accuracyCases, false)
 }
 
+// TestDescriptorChains runs testdata/accounting/chains: K = 256 chains
+// of L = 16 goroutines, each link spawned by the one before, which ends
+// first. A link's descriptor (480 bytes) is freed in its own last
+// strand; deferred to its parent's join, as before, the free was lost
+// (the parent had ended) and every descriptor was held to the end of the
+// root: MHWM_p = 2.83 MB at every p, with SPGO_TRACE as here. Each
+// processor more can descend one more chain with every link's end put
+// off, L-1 descriptors: MHWM_p - MHWM_1 = (min(p, K) - 1)·(L-1)·480.
+// The base (the heads, rtlib's recording) is not analytic here; it must
+// be below the cost of every descriptor held.
+func TestDescriptorChains(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs a program")
+	}
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, inst := buildBoth(t, root, []string{"./rtlib/testdata/accounting/chains"})
+	pf := filepath.Join(t.TempDir(), "p.json")
+	run(t, filepath.Join(inst, "chains"), pf)
+	p, err := profile.ReadFile(pf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := p.Roots[0]
+	const k, l, d = 256, 16, 480
+	m1, _ := r.MHWMAt(1)
+	if m1 >= k*l*d {
+		t.Errorf("MHWM_1 = %d: every descriptor (%d) held", m1, k*l*d)
+	}
+	for q := int64(2); q <= 64; q *= 2 {
+		m, _ := r.MHWMAt(int(q))
+		if got, want := m-m1, (min(q, k)-1)*(l-1)*d; got < want-2*kib || got > want+2*kib {
+			t.Errorf("MHWM_%d - MHWM_1 = %d, want %d (one more chain descended per processor)", q, got, want)
+		}
+	}
+}
+
 // runCorpus builds the programs of testdata/<dir> named by cases,
 // original and instrumented, and checks each one's figures (see
 // checkCase). strict: the exactness flag must be the case's.
