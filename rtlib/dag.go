@@ -37,14 +37,14 @@ const goroutineBytes = 480
 // Unless no Wait can join d any more: its parent ended before it and
 // joined it at its end (d.joined; parent.finished implies it). Nothing
 // reads the parent's scopes then, and a free deferred there was lost:
-// every link of a chain of goroutines each spawned by the one before, as in a pool
-// whose finished task submits the next, kept its descriptor to the end
-// of the root (pond: 48 MB of 97.6 MiB at 100 000 tasks). The free is
-// then the child's own last act, in its last strand: the goroutine
-// exits right after it with no program code in between, and a strand
-// that follows its end through an edge the DAG drops (a channel, a
-// foreign Wait) is parallel to it, so every order of the two is among
-// the schedules MHWM_p covers.
+// in a chain of goroutines each spawned by the one before (a pool whose
+// finished task submits the next), every link kept its descriptor to
+// the end of the root (pond: 48 MB of 97.6 MiB at 100 000 tasks). The
+// free is then the child's own last act, in its last strand: the
+// goroutine exits right after it with no program code in between, and
+// a strand that follows its end through an edge the DAG drops (a
+// channel, a foreign Wait) is parallel to it, so every order of the two
+// is among the schedules MHWM_p covers.
 func freeGoroutine(d *dnode) {
 	if d.parent == nil || d.finished || d.detached {
 		return
