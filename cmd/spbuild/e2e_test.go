@@ -289,15 +289,7 @@ func checkReports(t *testing.T, p *profile.Profile, page, pb string) {
 	if err != nil || !bytes.Contains(html, []byte("<svg")) || !bytes.Contains(html, []byte(r.Name)) {
 		t.Errorf("HTML report: %v (%d bytes)", err, len(html))
 	}
-	f, err := os.Open(pb)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	pp, err := pprof.Parse(f)
-	if err != nil {
-		t.Fatalf("pprof output: %v", err)
-	}
+	pp := readPprof(t, pb)
 	idx := -1
 	for i, st := range pp.SampleType {
 		if st.Type == "mhwm_64" {
@@ -314,4 +306,19 @@ func checkReports(t *testing.T, p *profile.Profile, page, pb string) {
 	if m, _ := r.MHWMAt(64); sum != m {
 		t.Errorf("pprof mhwm_64 sums to %d (index %d), MHWM_64 %d", sum, idx, m)
 	}
+}
+
+// readPprof reads the pprof profile spbuild wrote to path.
+func readPprof(t *testing.T, path string) *pprof.Profile {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	p, err := pprof.Parse(f)
+	if err != nil {
+		t.Fatalf("pprof output %s: %v", path, err)
+	}
+	return p
 }

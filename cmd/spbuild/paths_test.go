@@ -1,14 +1,11 @@
 package main
 
 import (
-	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-
-	pprof "github.com/google/pprof/profile"
 
 	"github.com/spgo/spgo/rtlib/profile"
 )
@@ -76,15 +73,7 @@ func TestCallPaths(t *testing.T) {
 	}
 
 	// The pprof export: multi-frame stacks, the helper under each caller.
-	f, err := os.Open(pb)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	prof, err := pprof.Parse(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prof := readPprof(t, pb)
 	under := map[string]bool{}
 	for _, s := range prof.Sample {
 		var names []string

@@ -10,8 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	pprof "github.com/google/pprof/profile"
-
 	"github.com/spgo/spgo/rtlib/profile"
 )
 
@@ -85,15 +83,7 @@ func TestWatchdogInEveryReport(t *testing.T) {
 	if !why.Match(h) {
 		t.Error("the HTML report does not give the reason")
 	}
-	f, err := os.Open(pb)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	pp, err := pprof.Parse(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pp := readPprof(t, pb)
 	if !why.MatchString(strings.Join(pp.Comments, "\n")) {
 		t.Errorf("pprof comments: %q", pp.Comments)
 	}
