@@ -149,6 +149,19 @@ func (r *fileRewriter) call(c *dstutil.Cursor, n *dst.CallExpr) {
 		// without the baton, so the test functions it starts can take it.
 		// A semaphore's Acquire blocks until another goroutine's
 		// Release, which needs the baton to get there.
+		switch c.Parent().(type) {
+		case *dst.GoStmt:
+			// go sem.Acquire(ctx, n): the call runs in the new
+			// goroutine, and so must the bracket (goStmt); wrapped
+			// here, the go statement would evaluate the call itself,
+			// as an argument of Reacquire, in the parent.
+			r.releasedGo[n] = r.site(ac.Lparen, "Call")
+			return
+		case *dst.DeferStmt:
+			// Wrapped, the deferred call would run at the defer.
+			r.warn(ac.Pos(), "deferred blocking call not instrumented: it keeps the baton while it blocks")
+			return
+		}
 		tok := r.rtCall("Release", r.site(ac.Lparen, "Call"))
 		c.Replace(r.rtCall("Reacquire", tok, n))
 	case "testing/synctest.Test", "testing/synctest.Run":

@@ -107,6 +107,10 @@ type fileRewriter struct {
 	// recvOK holds the channels of comma-ok receives whose statement must
 	// be split (splitRecvOK), by statement.
 	recvOK map[*dst.AssignStmt]dst.Expr
+	// releasedGo holds the calls of go statements that run without the
+	// baton (go sem.Acquire(ctx, n)), with their site: goStmt brackets
+	// them with rt.Release and rt.Reacquire in the new goroutine.
+	releasedGo map[*dst.CallExpr]dst.Expr
 	// replaced are the functions of package-level calls replaced by rtlib
 	// calls (time.Sleep, runtime.GOMAXPROCS): their imports may have lost
 	// their last use.
@@ -147,6 +151,7 @@ func File(in Input) (*Output, error) {
 		pendingBefore: map[dst.Node][]dst.Stmt{},
 		pendingAfter:  map[dst.Node][]dst.Stmt{},
 		recvOK:        map[*dst.AssignStmt]dst.Expr{},
+		releasedGo:    map[*dst.CallExpr]dst.Expr{},
 	}
 	r.rewrite()
 	out := &Output{Changed: r.changed, Sites: r.sites, Warnings: r.warns}

@@ -97,6 +97,9 @@ func (r *fileRewriter) goStmt(c *dstutil.Cursor, g *dst.GoStmt) {
 		Rhs: []dst.Expr{r.rtCall("Fork", r.site(ag.Go, "Go"))},
 	})
 	inner := &dst.ExprStmt{X: &dst.CallExpr{Fun: fun, Args: args, Ellipsis: call.Ellipsis}}
+	if site, ok := r.releasedGo[call]; ok {
+		inner.X = r.rtCall("Reacquire", r.rtCall("Release", site), inner.X)
+	}
 	child := r.childGo(t, inner)
 	stmts = append(stmts, child, &dst.ExprStmt{X: method(t, "Resume")})
 	block := &dst.BlockStmt{List: stmts}

@@ -870,9 +870,16 @@ func holdAgain(t *Task) {
 // strangers), the caller is identified by its goroutine id; a caller
 // that is not the holder is adopted (or, if rtlib knows it, comes back)
 // and waits for the baton.
+//
+// While a window is open the opener itself may call hooks too, without
+// the baton: the call it released the baton for runs instrumented code
+// on its goroutine (semaphore.Weighted.Acquire when x/sync is the module
+// under test). Release made its id known; a hook compares the caller's
+// id with the holder's (a read of the goroutine's descriptor, see goid),
+// so that the opener is not taken for the holder.
 func self() *Task {
 	t := cur.Load()
-	if t != nil && !checking.Load() && (!inWindow.Load() || !strangers()) {
+	if t != nil && !checking.Load() && (!inWindow.Load() || t.goid != 0 && t.goid == goid() && !strangers()) {
 		return t
 	}
 	return selfSlow()
@@ -887,7 +894,13 @@ func selfSlow() *Task {
 	check := mustCheck()
 	sched.mu.Lock()
 	c := cur.Load()
-	if c != nil && !check {
+	if c != nil && !check && (len(sched.windows) == 0 || c.goid == id || c.goid == 0 && sched.goids.at(id) == nil) {
+		if c.goid == 0 && len(sched.windows) > 0 {
+			// In a window: the holder's id, so that its next hooks
+			// take the fast path.
+			c.goid = id
+			sched.goids.put(id, c)
+		}
 		sched.mu.Unlock()
 		return c
 	}

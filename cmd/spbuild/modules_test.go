@@ -332,6 +332,12 @@ func TestGoLimit(t *testing.T) {
 // in the module cache, which the go command's overlays may not replace:
 // spbuild instruments a copy of the module (its semaphore's mutex shows
 // in the figures' reasons), and neither the tree nor the cache changes.
+//
+// Acquire runs without the baton, and instrumented it calls hooks on
+// the goroutine that gave the baton up: TestCancelled (x/sync's
+// TestAllocCancelDoesntStarve, beside a test parked in t.Parallel) hung
+// when those hooks were taken for the holder's. TestGoAcquire's go
+// statement ran Acquire in the parent, which blocked there for good.
 func TestInstrumentFromModuleCache(t *testing.T) {
 	dir := writeTree(t, map[string]string{
 		"go.mod": "module example.com/sem\n\ngo 1.25.0\n\nrequire golang.org/x/sync v0.22.0\n",
@@ -340,6 +346,7 @@ func TestInstrumentFromModuleCache(t *testing.T) {
 
 import (
 	"context"
+	"runtime"
 	"sync"
 	"testing"
 
@@ -362,19 +369,59 @@ func TestSem(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestParked waits in t.Parallel while the other tests run.
+func TestParked(t *testing.T) { t.Parallel() }
+
+func TestCancelled(t *testing.T) {
+	sem := semaphore.NewWeighted(10)
+	sem.Acquire(context.Background(), 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		sem.Acquire(ctx, 10)
+	}()
+	for sem.TryAcquire(1) {
+		sem.Release(1)
+		runtime.Gosched()
+	}
+	go cancel()
+	if err := sem.Acquire(context.Background(), 1); err != nil {
+		t.Fatal(err)
+	}
+	sem.Release(1)
+}
+
+func TestGoAcquire(t *testing.T) {
+	sem := semaphore.NewWeighted(2)
+	ctx, cancel := context.WithCancel(context.Background())
+	go sem.Acquire(ctx, 3) // more than it holds: waits in its goroutine for the cancel
+	cancel()
+}
 `,
 	})
 	before := treeHash(t, dir)
 	prof := filepath.Join(t.TempDir(), "p.json")
-	stdout, stderr, code := spbuild(t, dir, t.TempDir(), "test", "-instrument", "golang.org/x/sync/semaphore", "-json", prof, ".")
+	stdout, stderr, code := spbuild(t, dir, t.TempDir(), "test", "-instrument", "golang.org/x/sync/semaphore", "-json", prof, ".", "--", "-v", "-timeout=2m")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	for _, name := range []string{"TestSem", "TestParked", "TestCancelled", "TestGoAcquire"} {
+		if !strings.Contains(stdout, "--- PASS: "+name) {
+			t.Errorf("%s did not pass:\n%s", name, stdout)
+		}
 	}
 	p, err := profile.ReadFile(prof)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(p.Roots) != 1 || !strings.Contains(strings.Join(p.Roots[0].Reasons, "\n"), "semaphore/semaphore.go") {
+	var sem *profile.Root
+	for i := range p.Roots {
+		if strings.HasSuffix(p.Roots[i].Name, ".TestSem") {
+			sem = &p.Roots[i]
+		}
+	}
+	if sem == nil || !strings.Contains(strings.Join(sem.Reasons, "\n"), "semaphore/semaphore.go") {
 		t.Errorf("semaphore not instrumented: %+v", p.Roots)
 	}
 	if treeHash(t, dir) != before {
