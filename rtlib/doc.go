@@ -77,7 +77,7 @@
 //
 // Go at GOMAXPROCS=1 runs the other way: the parent goes on and the new
 // goroutine runs when the parent blocks. The order stays child-first, for
-// three reasons. The serial peak is then the program's peak with every
+// four reasons. The serial peak is then the program's peak with every
 // go statement a plain call (the serial elision), the figure Cilkmem's
 // bounds compare with. The engine takes a root's events in child-first
 // order (dag_node.go): a parent that ran on would have its events buffered
@@ -285,9 +285,13 @@
 // window while some goroutine created since the window opened is not
 // accounted for (the runtime's /sched/goroutines-created metric against
 // the tasks started and goroutines adopted meanwhile; without the metric,
-// Go before 1.26, throughout the window). A caller that is not the holder
-// is adopted if rtlib does not know it (it becomes a task) and waits for
-// the baton.
+// Go before 1.26, throughout the window). Inside a window every hook also
+// compares the caller's id with the holder's: the goroutine that opened
+// it may call hooks itself, without the baton, when the released call
+// runs instrumented code (semaphore.Weighted.Acquire with x/sync
+// instrumented). A caller that is not the holder is adopted if rtlib
+// does not know it (it becomes a task), or comes back if it does, and
+// waits for the baton.
 //
 // BeginRoot adopts the goroutine that runs a root (main.main, a test
 // function) and waits for the baton; EndRoot passes it on (at the end of
