@@ -253,7 +253,9 @@
 // worker hand-off) is found sooner: the watchdog also looks every 4 ms,
 // and when on two looks in a row no goroutine but itself is running or
 // runnable and none is in a system call or in C (runtime/metrics; the
-// process runs on one P), the holder is blocked, and the baton passes on
+// process runs on one P) beyond those a hook last counted there while it
+// ran in Go (a CPU profile's writer, os/signal's loop), the holder is
+// blocked, and the baton passes on
 // at once, without a warning. Not during rtlib's own collections (a
 // census), where the holder waits for the collector. Once woken, such a
 // goroutine runs beside the next holder until its next hook: the roots

@@ -192,7 +192,15 @@ func updateCheckingLocked() {
 // the watchdog's and the next holder's, for the race detector as in
 // fact. (A hook that may block without passing the baton on beats first
 // too, so that a warning names it.)
-func beat(site Site) { hb.Store(int32(site)) }
+//
+// When the watchdog asks for it (at most once a blockTick), a beat also
+// counts the goroutines out of Go (holderWaits).
+func beat(site Site) {
+	hb.Store(int32(site))
+	if outsideWanted.Load() {
+		sampleOutside()
+	}
+}
 
 // held makes sure that the caller of a hook that takes it to be the
 // holder without asking (allocation hooks, At, Enter, Leave) holds the

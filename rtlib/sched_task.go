@@ -104,6 +104,7 @@ func (t *Task) Start() {
 	acct.Add(1)
 	waitBaton(t)
 	dagStart(t)
+	outsideWanted.Store(true) // a new task may block before its next hook
 	beat(t.site)
 }
 
@@ -261,6 +262,7 @@ func BeginRoot(site Site) *Root {
 	if inBubble() {
 		return bubbleRoot // a subtest in a bubble: part of its root
 	}
+	outsideWanted.Store(true) // a root may block before its next hook
 	beat(site)
 	id := goid()
 	mainMain := false

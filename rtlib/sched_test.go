@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"runtime/metrics"
 	"slices"
 	"strings"
 	"sync"
@@ -379,14 +380,39 @@ func TestWatchdog(t *testing.T) {
 		period time.Duration
 		warns  bool
 		reason string
+		beside bool // another goroutine sits in a system call throughout
 	}{
 		// A period far longer than the blocked-holder rule needs, even
 		// on a loaded machine: the period's rule never acts first.
-		{"go runtime", osPipe, 30 * time.Second, false, "a goroutine blocked in uninstrumented code 1 time(s) (the first after progs_test.go:14 in rtlib.stuck)"},
-		{"system call", rawPipe, 500 * time.Millisecond, true, "the watchdog took the baton 1 time(s) from a goroutine stuck in uninstrumented code (the first: stuck for"},
+		{"go runtime", osPipe, 30 * time.Second, false, "a goroutine blocked in uninstrumented code 1 time(s) (the first after progs_test.go:14 in rtlib.stuck)", false},
+		{"system call", rawPipe, 500 * time.Millisecond, true, "the watchdog took the baton 1 time(s) from a goroutine stuck in uninstrumented code (the first: stuck for", false},
+		// As a CPU profile's writer or os/signal's loop: the holder
+		// is still found waiting in the Go runtime.
+		{"go runtime beside a system call", osPipe, 30 * time.Second, false, "a goroutine blocked in uninstrumented code 1 time(s) (the first after progs_test.go:14 in rtlib.stuck)", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			if tt.beside {
+				sideRead, sideWrite := rawPipe(t)
+				sideDone := make(chan struct{})
+				go func() {
+					sideRead()
+					close(sideDone)
+				}()
+				defer func() { sideWrite(); <-sideDone }()
+				for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+					outsideMu.Lock()
+					metrics.Read(outsideSample)
+					v := outsideSample[0].Value
+					outsideMu.Unlock()
+					if v.Kind() != metrics.KindUint64 || v.Uint64() > 0 {
+						break
+					}
+					if time.Now().After(deadline) {
+						t.Fatal("the side goroutine never entered its system call")
+					}
+				}
+			}
 			read, write := tt.pipe(t)
 			old := wdPeriod.Swap(int64(tt.period))
 			defer wdPeriod.Store(old)
