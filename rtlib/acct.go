@@ -184,6 +184,9 @@ func holderDnode() *dnode {
 }
 
 // allocp charges n bytes at site, the object at p (nil if not known).
+// It is not inlined: pathKey leaves its frame out by position.
+//
+//go:noinline
 func allocp(site Site, n int64, p unsafe.Pointer) {
 	if inBubble() {
 		return

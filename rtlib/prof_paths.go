@@ -2,8 +2,10 @@ package rtlib
 
 import (
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"slices"
+	"strings"
 	"unsafe"
 )
 
@@ -18,9 +20,9 @@ import (
 // apart.
 //
 // A path is the stack of instrumented functions above the allocating one,
-// innermost first: the return addresses of runtime.Callers (at most
-// pathDepth), each expanded once into its frames (inlined calls
-// included) and kept when its file lies in a directory of an
+// innermost first: the return addresses of the goroutine's frames (at
+// most pathDepth; callers follows the frame pointers on amd64), each
+// expanded once into its frames (inlined calls included) and kept when its file lies in a directory of an
 // instrumented file, so rtlib, the runtime and uninstrumented libraries
 // drop out, and the //line directives of the overlay give the user's
 // file and line. A run of frames of one function (recursion) keeps its
@@ -75,7 +77,7 @@ var paths struct {
 	seqs   [][]pathFrame        // by path id; 0 is the empty path
 	keys   table[uint64, Site]  // site<<32 | path → key
 	of     []int32              // by site: its path (0: none, a plain site)
-	buf    [pathDepth]uintptr
+	buf    [pathDepth + 2]uintptr
 	seq    []pathFrame
 	// dropped counts the allocations whose path was past maxPaths.
 	dropped int64
@@ -92,8 +94,11 @@ func init() {
 // the caller of pathKey's caller (a hook called from user code), or site
 // itself when its path is empty or past maxPaths.
 func pathKey(site Site) Site {
-	n := runtime.Callers(3, paths.buf[:])
-	pcs := paths.buf[:n]
+	// The first two return addresses are into pathKey and allocp (not
+	// inlined: see its comment), rtlib's; the hook's, rtlib's too, drops
+	// out with the frames of uninstrumented files.
+	n := callers(paths.buf[:])
+	pcs := paths.buf[min(n, 2):n]
 	// The return addresses seen before: their key, without expanding
 	// them again.
 	h := uint64(uint32(site)) * 0x9e3779b97f4a7c15
@@ -173,10 +178,7 @@ func framesOf(pc uintptr) pcFrames {
 		return paths.pcSpan[i]
 	}
 	fs := pcFrames{lo: int32(len(paths.pcFr))}
-	frames := runtime.CallersFrames([]uintptr{pc})
-	ownAlloc(int64(unsafe.Sizeof(*frames)))
-	for {
-		f, more := frames.Next()
+	expandPC(pc, func(f runtime.Frame) {
 		fs.goexit = fs.goexit || f.Function == "runtime.goexit"
 		if f.File != "" && instrumentedDir(filepath.Dir(f.File)) {
 			fn := funcName(f.Function)
@@ -185,14 +187,50 @@ func framesOf(pc uintptr) pcFrames {
 			}
 			paths.pcFr = heldAppend(paths.pcFr, pathFrame{fn: fn, file: f.File, line: int32(f.Line), h: frameHash(fn, f.File, f.Line)})
 		}
-		if !more {
-			break
-		}
-	}
+	})
 	fs.hi = int32(len(paths.pcFr))
 	heldPut(&paths.pcs, pc, int32(len(paths.pcSpan)))
 	paths.pcSpan = heldAppend(paths.pcSpan, fs)
 	return fs
+}
+
+// expandPC calls frame for each function of return address pc, innermost
+// first: the calls inlined there, then the function itself. Compiler
+// wrappers are left out, as runtime.Callers leaves them out.
+func expandPC(pc uintptr, frame func(runtime.Frame)) {
+	// The sentinel after pc makes CallersFrames expand the calls inlined
+	// at pc (it does so only when more addresses follow), and marks
+	// where they end.
+	frames := runtime.CallersFrames([]uintptr{pc, sentinelPC})
+	ownAlloc(int64(unsafe.Sizeof(*frames)))
+	for {
+		f, more := frames.Next()
+		if f.Entry == sentinelPC {
+			return
+		}
+		if !isWrapper(f.Function) {
+			frame(f)
+		}
+		if !more {
+			return
+		}
+	}
+}
+
+// sentinel ends the addresses expandPC expands; sentinelPC is its entry.
+//
+//go:noinline
+func sentinel() {}
+
+var sentinelPC = reflect.ValueOf(sentinel).Pointer()
+
+// isWrapper reports whether fn is a wrapper the compiler made (a go or
+// defer statement's, a method value's), which runtime.Callers leaves out
+// of a stack and a walk of frame pointers does not.
+func isWrapper(fn string) bool {
+	i := strings.LastIndexByte(fn, '.')
+	last := fn[i+1:]
+	return strings.HasSuffix(fn, "-fm") || strings.HasPrefix(last, "gowrap") || strings.HasPrefix(last, "deferwrap")
 }
 
 // internPath returns the id of the path seq (hash h), adding it if new;
