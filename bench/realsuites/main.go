@@ -14,8 +14,8 @@
 //
 //	warm-up  go test -run '^$' and spbuild test -run '^$', so that the
 //	         timed runs find the build caches warm
-//	plain    go test -count=1 -vet=off -p 1 -timeout=4m -json ./...
-//	spgo     spbuild test -q ./... -- -p 1 -timeout=4m -json
+//	plain    go test -count=1 -vet=off -p 1 -timeout=10m -json ./...
+//	spgo     spbuild test -q ./... -- -p 1 -timeout=10m -json
 //	         (spbuild adds -count=1 -vet=off itself)
 //
 // each under a timeout (-timeout, per module and mode) that kills the
@@ -38,7 +38,7 @@
 //
 // Usage:
 //
-//	go run ./bench/realsuites [-dir $TMPDIR/spgo-realsuites] [-timeout 10m] [-pkgtimeout 4m] [-runs 1] [module ...]
+//	go run ./bench/realsuites [-dir $TMPDIR/spgo-realsuites] [-timeout 25m] [-pkgtimeout 10m] [-runs 1] [module ...]
 package main
 
 import (
@@ -65,8 +65,8 @@ type result struct {
 
 func main() {
 	dir := flag.String("dir", filepath.Join(os.TempDir(), "spgo-realsuites"), "scratch directory (outside the repository)")
-	timeout := flag.Duration("timeout", 10*time.Minute, "time allowed to one module's suite in one mode")
-	pkgTimeout := flag.Duration("pkgtimeout", 4*time.Minute, "go test -timeout: time allowed to one package's test binary")
+	timeout := flag.Duration("timeout", 25*time.Minute, "time allowed to one module's suite in one mode")
+	pkgTimeout := flag.Duration("pkgtimeout", 10*time.Minute, "go test -timeout: time allowed to one package's test binary (go test's own default)")
 	runs := flag.Int("runs", 1, "timed rounds per module (the median time is reported)")
 	flag.Parse()
 	lim := limits{module: *timeout, pkg: *pkgTimeout}
