@@ -127,6 +127,7 @@ var mem struct {
 	beginning bool   // the census that opens a root (beginRoot)
 	marks     uint32 // external-call markers passed (At)
 	fresh     *dnode // a census ran in it right before a strand boundary
+	liftGen   uint32 // censuses so far, for lift's answers
 
 	// A census at a task's end is followed by no program code of the
 	// task: what it saw live is live when the next task takes the
@@ -442,6 +443,7 @@ func census(c *dnode, pending int64) {
 		return
 	}
 	mem.inCensus = true
+	mem.liftGen++ // lift's answers hold for this census's running task
 	defer func() { mem.inCensus = false }()
 	mem.censuses++
 	c.root.censuses++
@@ -689,8 +691,8 @@ func where(c, dn *dnode, ep int64) (now bool, s *scope, depth int32) {
 	}
 	// A joined task's objects are its parent's from the join on, unless
 	// the task is the running one or one of its ancestors.
-	for dn.joined && !ancestorOrSelf(dn, c) {
-		ep, dn = dn.joinEp, dn.parent
+	if dn.joined && !ancestorOrSelf(dn, c) {
+		dn, ep = lift(c, dn)
 	}
 	if dn == c {
 		return true, nil, 0
@@ -726,6 +728,33 @@ func where(c, dn *dnode, ep int64) (now bool, s *scope, depth int32) {
 		s = bc.pscope
 	}
 	return false, s, x.depth
+}
+
+// lift returns the task that owns the objects of dn, joined and not c or
+// an ancestor of c, and the epoch of their join into it: up through the
+// joins until a task that is not joined, or is c or its ancestor.
+//
+// Chains of joined tasks can be long (a pool whose finished task
+// submits the next), and a census asks for many tasks of one chain (its
+// barrier, every pool chunk): during a census, whose running task c
+// fixes the answer, every task passed on the way keeps it (mem.liftGen),
+// so that each link is followed once a census.
+func lift(c, dn *dnode) (*dnode, int64) {
+	memo := mem.inCensus
+	x, ep := dn, int64(0)
+	for x.joined && !ancestorOrSelf(x, c) {
+		if memo && x.liftGen == mem.liftGen {
+			ep, x = x.liftEp, x.liftDn
+			break
+		}
+		ep, x = x.joinEp, x.parent
+	}
+	if memo {
+		for y := dn; y != x && y.liftGen != mem.liftGen; y = y.parent {
+			y.liftGen, y.liftDn, y.liftEp = mem.liftGen, x, ep
+		}
+	}
+	return x, ep
 }
 
 // charge is where a death is charged: now, or at the join of scope s of

@@ -636,6 +636,53 @@ func TestWhereRandom(t *testing.T) {
 	fails.report(t)
 }
 
+// TestWhereLiftMemo: during a census, lift keeps its answers on the tasks
+// it passes; where answers as without them, whatever order a census asks
+// in (the allocations forwards, then backwards, each in a census of its
+// own).
+func TestWhereLiftMemo(t *testing.T) {
+	type answer struct {
+		now   bool
+		s     *scope
+		depth int32
+	}
+	lifted := 0
+	randomDAGs(0x11f7, 400, func(tree int, m *spModel) {
+		for _, c := range m.tasks {
+			if m.fin[c] {
+				continue
+			}
+			var want []answer
+			for _, a := range m.allocs {
+				now, s, depth := where(c, a.dn, a.ep)
+				want = append(want, answer{now, s, depth})
+				if a.dn.joined {
+					lifted++
+				}
+			}
+			for _, backwards := range []bool{false, true} {
+				mem.inCensus = true
+				mem.liftGen++
+				for k := range m.allocs {
+					i := k
+					if backwards {
+						i = len(m.allocs) - 1 - k
+					}
+					a := m.allocs[i]
+					now, s, depth := where(c, a.dn, a.ep)
+					if got := (answer{now, s, depth}); got != want[i] {
+						t.Errorf("tree %d: census in %s of #%d (backwards %v): %+v with lift's memo, %+v without", tree, m.name[c], a.id, backwards, got, want[i])
+					}
+				}
+				mem.inCensus = false
+			}
+		}
+	})
+	if lifted == 0 {
+		t.Error("vacuous: no allocation by a joined task")
+	}
+}
+
 // spPoint is a charge point: now, or the join of a task's scope.
 type spPoint struct {
 	task *dnode // nil: now

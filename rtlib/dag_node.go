@@ -106,6 +106,11 @@ type dnode struct {
 	poolEp    uint32
 
 	rec *recTask // its strands, when recorded for simulation (rec.go)
+
+	// lift's answer for the census liftGen.
+	liftGen uint32
+	liftDn  *dnode
+	liftEp  int64
 }
 
 // dnodeBytes is what newDnode allocates (the dnode, its scope and the
