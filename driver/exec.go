@@ -141,6 +141,10 @@ func exitStatus(cmd *exec.Cmd, err error) (Exit, error) {
 // program (see ExecTest).
 const ExecArg = "__spgo_exec"
 
+// execModCacheVar names, in the environment of the -exec program, the
+// module cache (GOMODCACHE), for the hint after a test timeout (hang.go).
+const execModCacheVar = "SPGO_EXEC_MODCACHE"
+
 // execProfilesVar names, in the environment go test passes to its -exec
 // program, the directory of the test binaries' profiles. It is not on
 // -exec's command line, which the go command splits on spaces and
@@ -166,7 +170,11 @@ func (p *Prepared) Test(ctx context.Context, cfg Config, pkgs, testArgs []string
 	args = append(args, cfg.BuildFlags...)
 	args = append(args, pkgs...)
 	args = append(args, testArgs...)
-	cmd := goCommand(ctx, cfg.Dir, setEnv(p.Env, execProfilesVar, profDir), args...)
+	env := setEnv(p.Env, execProfilesVar, profDir)
+	if p.modCache != "" {
+		env = setEnv(env, execModCacheVar, p.modCache)
+	}
+	cmd := goCommand(ctx, cfg.Dir, env, args...)
 	mapped := p.positionWriter(stderr, cfg.Dir)
 	cmd.Stdout, cmd.Stderr = stdout, mapped
 	e, err := runChild(cmd, cfg.Child)
@@ -226,13 +234,17 @@ func execTest(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 		return 2, err
 	}
 	prof := ProfileFor(profDir, wd)
-	watch := newLossWatcher(stderr, prof)
+	hang := newHangWatcher(stderr, os.Getenv(execModCacheVar))
+	watch := newLossWatcher(hang, prof)
 	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Env = append(withoutEnv(os.Environ(), execProfilesVar), "SPGO_PROFILE="+prof)
+	cmd.Env = append(withoutEnv(withoutEnv(os.Environ(), execProfilesVar), execModCacheVar), "SPGO_PROFILE="+prof)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, stdout, watch
 	e, err := runChild(cmd, nil)
 	if err != nil {
 		return 2, err
+	}
+	if h := hang.hint(); h != "" {
+		fmt.Fprintln(stderr, h)
 	}
 	if why := watch.reason(); why != "" {
 		return max(e.Code, 1), fmt.Errorf("the test profile %s was not written (above): failing the run so that it is not lost%s", prof, lossHint(why, profDir))

@@ -67,7 +67,8 @@ type Prepared struct {
 	// dependencies), in the go command's order.
 	Targets []Target
 
-	mod *module // the main module, for builds without spbuild
+	mod      *module // the main module, for builds without spbuild
+	modCache string  // GOMODCACHE, for the hint after a test timeout
 }
 
 // Target is a package the patterns given to Prepare matched.
@@ -134,7 +135,7 @@ func Prepare(ctx context.Context, cfg Config, patterns ...string) (*Prepared, er
 		return nil, err
 	}
 	defer cleanup()
-	p := &Prepared{Module: m.Path, Root: m.Root, Env: env, mod: m}
+	p := &Prepared{Module: m.Path, Root: m.Root, Env: env, mod: m, modCache: ge.GOMODCACHE}
 	j := &job{cfg: cfg, lcfg: lcfg, env: env, dir: dir, cache: cache, ge: ge, m: m, patterns: patterns}
 	if err := j.entry(ctx, p); err != nil {
 		return nil, err
