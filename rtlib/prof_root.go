@@ -58,6 +58,7 @@ type proot struct {
 	partial bool
 	res     *mhwm.Result
 	out     *profile.Root
+	enc     []byte // out encoded (profile.EncodeRoot), once
 }
 
 // roots counts the roots open now (begun, not finished); the baton

@@ -33,6 +33,7 @@ func writeProfile(final bool) error {
 		Census:     profile.Census{Policy: "hooks+gc-census:" + censusNames[cfg.census], ErrorBound: cfg.errBound},
 		SourceRoot: cfg.srcRoot,
 	}
+	var parts [][]byte
 	for _, r := range prof.roots {
 		if r.out == nil && r.done {
 			b := r.build()
@@ -46,11 +47,24 @@ func writeProfile(final bool) error {
 			p.Warnings = append(p.Warnings, profile.Warning{Message: traceDropped(r.name, r.traceMax, r.res.TraceDropped)})
 		}
 		p.Partial = p.Partial || r.partial || !r.done
-		if r.out != nil {
-			p.Roots = append(p.Roots, *r.out)
-		} else {
-			p.Roots = append(p.Roots, r.build())
+		// A finished root is encoded once: the profile is written again
+		// at every root's end, and a test binary has a root per test.
+		if r.out != nil && r.enc == nil {
+			enc, err := profile.EncodeRoot(r.out)
+			if err != nil {
+				return err
+			}
+			r.enc = enc
 		}
+		enc := r.enc
+		if r.out == nil {
+			b := r.build()
+			var err error
+			if enc, err = profile.EncodeRoot(&b); err != nil {
+				return err
+			}
+		}
+		parts = append(parts, enc)
 	}
 	for _, s := range cfg.problems {
 		p.Warnings = append(p.Warnings, profile.Warning{Message: s})
@@ -59,8 +73,12 @@ func writeProfile(final bool) error {
 		p.Warnings = append(p.Warnings, profile.Warning{Message: s})
 	}
 	p.Wall = &profile.Wall{Start: prof.start.UTC().Format(time.RFC3339), Seconds: time.Since(prof.start).Seconds()}
-	if err := profile.WriteFile(cfg.path, p); err != nil {
+	var buf bytes.Buffer
+	if err := profile.EncodeParts(&buf, p, parts); err != nil {
 		return err
+	}
+	if err := profile.WriteBytes(cfg.path, buf.Bytes()); err != nil {
+		return fmt.Errorf("write profile %s: %w", cfg.path, err) // as profile.WriteFile says it (driver's lossWatcher reads it)
 	}
 	if cfg.announce && !prof.written {
 		// A binary of spbuild build run by hand: the file appeared in

@@ -25,6 +25,65 @@ func Encode(w io.Writer, p *Profile) error {
 	return err
 }
 
+// EncodeRoot returns r encoded as Encode writes it among a profile's
+// roots, for EncodeParts: a program that rewrites its profile as roots
+// end encodes each finished root once.
+func EncodeRoot(r *Root) ([]byte, error) {
+	data, err := json.MarshalIndent(r, rootIndent, "  ")
+	if err != nil {
+		return nil, fmt.Errorf("encode profile root %s: %w", r.Name, err)
+	}
+	return data, nil
+}
+
+// rootIndent is the indentation of a root's lines inside a profile.
+const rootIndent = "    "
+
+// emptyRoots is how Encode writes a profile without roots' roots field.
+const emptyRoots = "\n  \"roots\": []"
+
+// EncodeParts writes p with the roots encoded by EncodeRoot in place of
+// p.Roots, which it ignores: the bytes Encode writes for p with those
+// roots.
+func EncodeParts(w io.Writer, p *Profile, roots [][]byte) error {
+	q := *p
+	q.Roots = []Root{}
+	data, err := json.MarshalIndent(&q, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode profile: %w", err)
+	}
+	i := bytes.Index(data, []byte(emptyRoots))
+	if i < 0 {
+		return errors.New("encode profile: no roots field") // the format changed
+	}
+	var b bytes.Buffer
+	b.Grow(len(data) + len(roots)*(len(rootIndent)+2) + sumLen(roots) + 2)
+	b.Write(data[:i+len(emptyRoots)-1]) // up to the '[', included
+	if len(roots) > 0 {
+		b.WriteByte('\n')
+		for k, r := range roots {
+			b.WriteString(rootIndent)
+			b.Write(r)
+			if k < len(roots)-1 {
+				b.WriteByte(',')
+			}
+			b.WriteByte('\n')
+		}
+		b.WriteString("  ")
+	}
+	b.Write(data[i+len(emptyRoots)-1:]) // from the ']' on
+	b.WriteByte('\n')
+	_, err = w.Write(b.Bytes())
+	return err
+}
+
+func sumLen(bs [][]byte) (n int) {
+	for _, b := range bs {
+		n += len(b)
+	}
+	return n
+}
+
 // WriteFile writes p to path atomically, as WriteBytes does: a reader
 // (or a run killed half way) never sees a half-written profile; a
 // symbolic link is written through and a device or FIFO in place.
