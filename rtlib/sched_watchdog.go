@@ -389,13 +389,22 @@ func sampleOutside() {
 	if !outsideWanted.CompareAndSwap(true, false) {
 		return
 	}
+	if n, ok := countOutside(); ok {
+		outside.Store(int64(n))
+	}
+}
+
+// countOutside reads how many goroutines are out of Go; ok is false on a
+// runtime without the metric.
+func countOutside() (n uint64, ok bool) {
 	outsideMu.Lock()
+	defer outsideMu.Unlock()
 	metrics.Read(outsideSample)
 	v := outsideSample[0].Value
-	outsideMu.Unlock()
-	if v.Kind() == metrics.KindUint64 {
-		outside.Store(int64(v.Uint64()))
+	if v.Kind() != metrics.KindUint64 {
+		return 0, false
 	}
+	return v.Uint64(), true
 }
 
 // noteBlocked records that the watchdog passed the baton on from a
