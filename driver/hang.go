@@ -64,12 +64,7 @@ func (h *hangWatcher) take(line string) {
 	if !h.timedOut || h.modCache == "" || h.modCache == "." {
 		return
 	}
-	if mod := cacheModule(line, h.modCache); mod != "" && !slices.Contains(h.mods, mod) {
-		for _, m := range modelled {
-			if mod == m {
-				return
-			}
-		}
+	if mod := cacheModule(line, h.modCache); mod != "" && !slices.Contains(h.mods, mod) && !slices.Contains(modelled, mod) {
 		h.mods = append(h.mods, mod)
 	}
 }

@@ -49,20 +49,16 @@ func writeProfile(final bool) error {
 		p.Partial = p.Partial || r.partial || !r.done
 		// A finished root is encoded once: the profile is written again
 		// at every root's end, and a test binary has a root per test.
-		if r.out != nil && r.enc == nil {
-			enc, err := profile.EncodeRoot(r.out)
-			if err != nil {
-				return err
-			}
-			r.enc = enc
-		}
-		enc := r.enc
+		enc, err := r.enc, error(nil)
 		if r.out == nil {
 			b := r.build()
-			var err error
-			if enc, err = profile.EncodeRoot(&b); err != nil {
-				return err
-			}
+			enc, err = profile.EncodeRoot(&b)
+		} else if enc == nil {
+			enc, err = profile.EncodeRoot(r.out)
+			r.enc = enc
+		}
+		if err != nil {
+			return err
 		}
 		parts = append(parts, enc)
 	}
@@ -73,12 +69,8 @@ func writeProfile(final bool) error {
 		p.Warnings = append(p.Warnings, profile.Warning{Message: s})
 	}
 	p.Wall = &profile.Wall{Start: prof.start.UTC().Format(time.RFC3339), Seconds: time.Since(prof.start).Seconds()}
-	var buf bytes.Buffer
-	if err := profile.EncodeParts(&buf, p, parts); err != nil {
+	if err := profile.WriteFileParts(cfg.path, p, parts); err != nil {
 		return err
-	}
-	if err := profile.WriteBytes(cfg.path, buf.Bytes()); err != nil {
-		return fmt.Errorf("write profile %s: %w", cfg.path, err) // as profile.WriteFile says it (driver's lossWatcher reads it)
 	}
 	if cfg.announce && !prof.written {
 		// A binary of spbuild build run by hand: the file appeared in

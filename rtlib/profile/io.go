@@ -88,8 +88,19 @@ func sumLen(bs [][]byte) (n int) {
 // (or a run killed half way) never sees a half-written profile; a
 // symbolic link is written through and a device or FIFO in place.
 func WriteFile(path string, p *Profile) error {
+	return writeEncoded(path, func(w io.Writer) error { return Encode(w, p) })
+}
+
+// WriteFileParts is WriteFile for a profile whose roots are encoded
+// already (EncodeParts).
+func WriteFileParts(path string, p *Profile, roots [][]byte) error {
+	return writeEncoded(path, func(w io.Writer) error { return EncodeParts(w, p, roots) })
+}
+
+// writeEncoded writes what encode writes to path, as WriteBytes does.
+func writeEncoded(path string, encode func(io.Writer) error) error {
 	var buf bytes.Buffer
-	if err := Encode(&buf, p); err != nil {
+	if err := encode(&buf); err != nil {
 		return err
 	}
 	if err := WriteBytes(path, buf.Bytes()); err != nil {
