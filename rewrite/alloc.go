@@ -86,6 +86,7 @@ func (r *fileRewriter) makeCall(c *dstutil.Cursor, n *dst.CallExpr, ac *ast.Call
 			// A non-constant size: heap past 32 bytes.
 			if !r.constArgs(ac.Args[1:]) {
 				r.replaceExpr(c, n, r.rtCall("SmallSlice", r.typedSite(ac.Lparen, "Make", t), n))
+				r.framed()
 			}
 		}
 	}
@@ -107,30 +108,55 @@ func (r *fileRewriter) constArgs(args []ast.Expr) bool {
 // append(b, str...) into rt.AppendString(site, b, str), converting str
 // to string when its type is another string type.
 func (r *fileRewriter) appendCall(c *dstutil.Cursor, n *dst.CallExpr, ac *ast.CallExpr) {
-	if len(ac.Args) == 0 || r.kind(ac.Lparen) != escape.Heap {
+	if len(ac.Args) == 0 || r.isConst(ac.Args[0]) { // append(nil, ...) does not type-check; be safe
 		return
 	}
-	if r.isConst(ac.Args[0]) { // append(nil, ...) does not type-check; be safe
-		return
-	}
-	if ac.Ellipsis.IsValid() && len(ac.Args) == 2 && isString(coreOf(r.in.Info.TypeOf(ac.Args[1]))) {
+	kind := r.kind(ac.Lparen)
+	isStr := ac.Ellipsis.IsValid() && len(ac.Args) == 2 && isString(coreOf(r.in.Info.TypeOf(ac.Args[1])))
+	if kind == escape.Heap && isStr {
 		r.appendString(c, n, ac)
 		return
 	}
+	// The hook and its leading arguments: Append at a heap site; at a
+	// stack site (a slice that does not escape), AppendFrame, or
+	// AppendOwned with the function's mark when its variable is the only
+	// reference to the array (owned.go).
+	hook, lead := "Append", []dst.Expr{}
+	switch {
+	case kind == escape.Heap:
+	case kind == escape.Stack && !isStr:
+		hook = "AppendFrame"
+		as, _ := r.astOf(c.Parent()).(*ast.AssignStmt)
+		if r.ownedAppend(as, ac) {
+			hook, lead = "AppendOwned", []dst.Expr{dst.NewIdent(r.in.Names.name("fr"))}
+		}
+		r.framed()
+	default:
+		return
+	}
+	lead = append(lead, r.typedSite(ac.Lparen, "Append", r.in.Info.TypeOf(ac)))
 	var repl *dst.CallExpr
 	if r.appendFits(ac) {
-		repl = r.rtCall("Append", append([]dst.Expr{r.typedSite(ac.Lparen, "Append", r.in.Info.TypeOf(ac))}, n.Args...)...)
+		repl = r.rtCall(hook, append(lead, n.Args...)...)
 	} else {
 		w := r.witness(ac.Args[0], n.Args[0], ac.Lparen)
 		if w == nil {
 			r.warn(ac.Lparen, "append not instrumented: its values are not of the slice's element type, whose type cannot be named here (its growth is charged to the last marked call)")
 			return
 		}
-		repl = &dst.CallExpr{Fun: &dst.SelectorExpr{X: r.rtCall("SliceOf", w), Sel: dst.NewIdent("Append")},
-			Args: append([]dst.Expr{r.typedSite(ac.Lparen, "Append", r.in.Info.TypeOf(ac))}, n.Args...)}
+		repl = &dst.CallExpr{Fun: &dst.SelectorExpr{X: r.rtCall("SliceOf", w), Sel: dst.NewIdent(hook)},
+			Args: append(lead, n.Args...)}
 	}
 	repl.Ellipsis = n.Ellipsis
 	r.replaceExpr(c, n, repl)
+}
+
+// framed notes that the function being rewritten has a site whose object
+// dies with its frame: funcEntry brackets it with Mark and Drop.
+func (r *fileRewriter) framed() {
+	if len(r.funcs) > 0 {
+		r.funcs[len(r.funcs)-1].proven = true
+	}
 }
 
 // appendFits reports whether rt.Append infers its type parameters from

@@ -125,6 +125,8 @@ type funcCtx struct {
 	root    bool
 	params  []*ast.Ident // parameters and named results, for moved-variable hooks
 	astBody *ast.BlockStmt
+	proven  bool                // it has sites whose objects die with its frame (Mark, Drop)
+	owned   map[*types.Var]bool // ownedAppend's answers for its variables
 }
 
 // File rewrites one file.

@@ -240,6 +240,13 @@ func (r *fileRewriter) funcEntry(ctx funcCtx) {
 	case ctx.spawns:
 		stmts = append(stmts, &dst.DeferStmt{Call: r.rtCall("Leave", r.rtCall("Enter", r.siteNamed(pos, "Func", ctx.name)))})
 	}
+	if ctx.proven {
+		// After the root or scope bracket: Drop runs first at the return.
+		fr := r.in.Names.name("fr")
+		stmts = append(stmts,
+			&dst.AssignStmt{Lhs: []dst.Expr{dst.NewIdent(fr)}, Tok: token.DEFINE, Rhs: []dst.Expr{r.rtCall("Mark")}},
+			&dst.DeferStmt{Call: r.rtCall("Drop", dst.NewIdent(fr))})
+	}
 	for _, id := range ctx.params {
 		if id.Name == "_" {
 			continue

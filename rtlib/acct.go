@@ -105,10 +105,14 @@ var mem struct {
 	watch       []uint8 // by site: readings after its calls that found nothing, or watchLarge
 
 	// Censuses.
-	since     int64 // bytes allocated since the last census
-	budget    int64 // census when since reaches it
-	live      int64 // program bytes of open roots live at the last census (estimate)
-	water     int64 // the most of them a census found
+	since     int64    // bytes allocated since the last census
+	proven    int64    // the part of since that dies with its frame (allocFrame): no census needed
+	frameLive int64    // live bytes of frame objects (acct_frame.go)
+	frameBig  int64    // the part of frameLive with weak pointers, known live at a census
+	framed    []*dnode // tasks with frame objects that carry weak pointers
+	budget    int64    // census when since reaches it
+	live      int64    // program bytes of open roots live at the last census (estimate)
+	water     int64    // the most of them a census found
 	censuses  int64
 	maxSince  int64 // the most bytes allocated between two censuses
 	inDead    int64 // deaths this census charges in the strand last seen to hold them
@@ -189,26 +193,11 @@ func holderDnode() *dnode {
 //
 //go:noinline
 func allocp(site Site, n int64, p unsafe.Pointer) {
-	if inBubble() {
+	d, n := allocHolder(site, n)
+	if d == nil {
 		return
 	}
-	held()
-	mem.fresh = nil
-	large := n > maxSmall
-	n = roundSize(n)
-	d := holderDnode()
-	if d == nil || d.detached {
-		if mem.on {
-			hook(n, large)
-			mem.orphan += n
-		}
-		hb.Store(int32(site)) // last: see beat
-		return
-	}
-	// Hooked before a census: the census's readings then leave the new
-	// object out of what uninstrumented code allocated.
-	hook(n, large)
-	if cfg.census == censusOracle || mem.since+n >= mem.budget && cfg.census != censusOff || bigAlloc(d, n) {
+	if cfg.census == censusOracle || mem.since-mem.proven+n >= mem.budget && cfg.census != censusOff || bigAlloc(d, n) {
 		// Before charging the new object: deaths found now come first.
 		census(d, n)
 	}
@@ -228,6 +217,33 @@ func allocp(site Site, n int64, p unsafe.Pointer) {
 		d.pool(site, n)
 	}
 	hb.Store(int32(site)) // last: see beat
+}
+
+// allocHolder is the start of every allocation hook: it counts the n
+// bytes (rounded to the size class, returned) as hooked and returns the
+// holder's dnode to charge them to, or nil when they are nobody's (no
+// root open, a detached task: orphans) and the hook is done.
+func allocHolder(site Site, n int64) (*dnode, int64) {
+	if inBubble() {
+		return nil, n
+	}
+	held()
+	mem.fresh = nil
+	large := n > maxSmall
+	n = roundSize(n)
+	d := holderDnode()
+	if d == nil || d.detached {
+		if mem.on {
+			hook(n, large)
+			mem.orphan += n
+		}
+		hb.Store(int32(site)) // last: see beat
+		return nil, n
+	}
+	// Hooked before a census: the census's readings then leave the new
+	// object out of what uninstrumented code allocated.
+	hook(n, large)
+	return d, n
 }
 
 // At tells rtlib that the running task is about to call uninstrumented
@@ -424,7 +440,7 @@ func chargeBytes(d *dnode, site Site, delta int64) int64 {
 // more bytes before the next census (so no peak between two censuses is
 // above M·(1+E)), and never less than the minimum.
 func resetBudget() {
-	mem.since = 0
+	mem.since, mem.proven = 0, 0
 	b := int64(float64(mem.water)*(1+cfg.errBound)) - mem.live
 	// Rounded down to whole budget quanta, so that a few bytes more or
 	// less of the runtime's own (a goroutine's g, a timer) in one run do
@@ -503,11 +519,12 @@ func census(c *dnode, pending int64) {
 	}
 	clear(mem.objs[len(keep):])
 	mem.objs = keep
+	rootLive += frameCensus(c, pending, b)
 
 	// Pooled bytes: the live heap says how many died, not which. Bytes
 	// no open root owns (ended roots', code outside roots') are assumed
 	// to have died first; the heap as the first census found it, last.
-	untracked := heapLive - mem.trackLive - own - pending
+	untracked := heapLive - mem.trackLive - mem.frameBig - own - pending
 	if !mem.based {
 		mem.based = true
 		mem.baseline = max(0, untracked-mem.poolLive-mem.orphan)
@@ -535,7 +552,7 @@ func census(c *dnode, pending int64) {
 	for i := range mem.pool {
 		mem.pool[i].seen, mem.pool[i].at = seenNow(c), pending // what is left is live now
 	}
-	mem.live = mem.trackLive + mem.poolLive
+	mem.live = mem.trackLive + mem.poolLive + mem.frameLive
 	mem.water = max(mem.water, mem.live)
 	bound(c.root, rootLive)
 	observe(c.root, heapLive-own)

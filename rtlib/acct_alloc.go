@@ -1,6 +1,9 @@
 package rtlib
 
-import "unsafe"
+import (
+	"runtime"
+	"unsafe"
+)
 
 // Slice records a slice allocated at site (make, a literal, a conversion)
 // and returns it.
@@ -13,20 +16,16 @@ func Slice[S ~[]E, E any](site Site, s S) S {
 // SmallSlice records a slice whose make the compiler keeps on the stack
 // when it fits a 32-byte buffer and allocates on the heap otherwise
 // (make([]T, n) with n not constant, that does not escape). A heap slice
-// of at least SPGO_TRACK bytes is tracked like any other (its death is
-// found by the census after it), without making the slice escape: the
-// address goes through a uintptr, and the caller keeps the slice alive
+// dies with the frame of the function that made it: the rewriter puts
+// Mark and Drop around that function, and its death is charged at the
+// return (acct_frame.go). The address goes through a uintptr, so that the
+// hook does not make the slice escape; the caller keeps the slice alive
 // during the call. (A compiler told to keep larger variable-sized makes
-// on the stack, -gcflags=-d=variablemakethreshold=N with N ≥ SPGO_TRACK,
-// is not supported.)
+// on the stack, -gcflags=-d=variablemakethreshold=N with N > 32, is not
+// supported.)
 func SmallSlice[S ~[]E, E any](site Site, s S) S {
-	var e E
-	if n := int64(cap(s)) * int64(unsafe.Sizeof(e)); n > variableMakeStack {
-		var p unsafe.Pointer
-		if n >= cfg.track {
-			p = heapAddr(uintptr(unsafe.Pointer(unsafe.SliceData(s))))
-		}
-		allocp(site, n, p)
+	if n := frameBytes[E](cap(s)); n > variableMakeStack {
+		allocFrame(site, n, uintptr(unsafe.Pointer(unsafe.SliceData(s))))
 	}
 	return s
 }
@@ -85,14 +84,56 @@ func String(site Site, s string) string {
 }
 
 // Append is append(s, xs...), recording the new backing array when it
-// grows.
+// grows. The old array is kept alive until the new one is charged: during
+// the growth both are live (a census before the charge would otherwise
+// find the old one dead and count only the new one), and the old one is
+// seen live right after it (grown).
 func Append[S ~[]E, E any](site Site, s S, xs ...E) S {
+	c := cap(s)
+	old := unsafe.SliceData(s)
+	s = append(s, xs...)
+	if cap(s) != c {
+		allocp(site, frameBytes[E](cap(s)), unsafe.Pointer(unsafe.SliceData(s)))
+		if c > 0 {
+			grown(unsafe.Pointer(old))
+		}
+	}
+	return s
+}
+
+// AppendFrame is append(s, xs...) for a slice that does not escape its
+// function: a new backing array past the 32-byte stack buffer dies with
+// the function's frame, as SmallSlice's. The old one stays live until
+// then: another variable may still refer to it.
+func AppendFrame[S ~[]E, E any](site Site, s S, xs ...E) S {
 	c := cap(s)
 	s = append(s, xs...)
 	if cap(s) != c {
-		var e E
-		allocp(site, int64(cap(s))*int64(unsafe.Sizeof(e)), unsafe.Pointer(unsafe.SliceData(s)))
+		if n := frameBytes[E](cap(s)); n > variableMakeStack {
+			allocFrame(site, n, uintptr(unsafe.Pointer(unsafe.SliceData(s))))
+		}
 	}
+	return s
+}
+
+// AppendOwned is AppendFrame for the append x = append(x, ...) whose
+// variable x alone refers to its backing array (the rewriter checks every
+// use of x in its function, rewrite/owned.go): the old array, if the
+// frame m marks allocated it, dies at the growth, after the new one is
+// charged.
+func AppendOwned[S ~[]E, E any](m Scratch, site Site, s S, xs ...E) S {
+	c := cap(s)
+	old := unsafe.SliceData(s)
+	s = append(s, xs...)
+	if cap(s) != c {
+		if n := frameBytes[E](cap(s)); n > variableMakeStack {
+			allocFrame(site, n, uintptr(unsafe.Pointer(unsafe.SliceData(s))))
+		}
+		if c > 0 {
+			frameOld(m, uintptr(unsafe.Pointer(old)))
+		}
+	}
+	runtime.KeepAlive(old) // live until its death is charged: a census in allocFrame must see it
 	return s
 }
 

@@ -66,6 +66,20 @@ var accuracyCases = []accCase{
 	{name: "smallwork", exact: true, serial: 3_168_000,
 		mhwm:  func(p int64) int64 { return 2*mib + min(p, 8)*1_067_008 + 8*480 },
 		lines: []lineCase{{mark: "// item", alloc: 2 * mib}}},
+	// Deaths the compiler proves (acct_frame.go): growth of a slice that
+	// escapes and of one that does not, and per-call frames and leaf
+	// scratch of a fork-join.
+	{name: "appendesc", exact: true, serial: 3_153_920 + 8*480,
+		mhwm: func(p int64) int64 { return min(p, 8)*3_153_920 + 8*480 }},
+	{name: "appendlocal", exact: true, serial: 3_153_920 + 8*480,
+		mhwm: func(p int64) int64 { return min(p, 8)*3_153_920 + 8*480 }},
+	// frames: its frames and scratch are proven dead (no census needed for
+	// them), but the go statements' closures, small allocations of the
+	// runtime's, are still found by censuses and charged late: inexact
+	// until spawn records are modelled (issue 36).
+	{name: "frames", exact: false, serial: 12*3008 + 5120,
+		why:  "small allocations by uninstrumented code",
+		mhwm: func(p int64) int64 { return 3008*ancestors(p, 12) + min(p, 4096)*5120 }},
 	{name: "errlimit", exact: true, serial: 2_104_832,
 		mhwm:  func(p int64) int64 { return 16*64*kib + min(p, 4)*mib + 16*480 },
 		lines: []lineCase{{mark: "// result", alloc: 16 * 64 * kib}}},

@@ -78,6 +78,9 @@ func dagReturn(t *Task) {
 		if mem.on && mem.holder == d && !d.finished {
 			chargeUninstrumented(d)
 		}
+		if len(d.frame) > 0 {
+			dropFrame(d, 0) // its function returned: every frame is gone
+		}
 		freeGoroutine(d)
 		recReturn(d)
 		d.ret()

@@ -104,6 +104,8 @@ type dnode struct {
 	received  int64  // bytes its joined kids held at their joins, since its last census
 	censused  bool   // a census ran while it held the baton
 	poolEp    uint32
+	frame     []frameObj // heap objects that die with a running function's frame (acct_frame.go)
+	framed    bool       // in mem.framed
 
 	rec *recTask // its strands, when recorded for simulation (rec.go)
 
@@ -338,6 +340,9 @@ func (d *dnode) ret() {
 			d.pscope.pendRec = ownAppend(d.pscope.pendRec, s.pendRec...)
 			s.pending, s.pendRec = nil, nil
 		}
+	}
+	if len(d.frame) > 0 {
+		orphanFrame(d) // its functions still run: the root ended first
 	}
 	clear(d.scopes[1:]) // the scopes are garbage now: not reachable through the list
 	d.scopes = d.scopes[:1]

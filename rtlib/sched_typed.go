@@ -35,6 +35,14 @@ func SliceOf[S ~[]E, E any](s S) SliceOps[S, E] { return SliceOps[S, E]{} }
 // Append is append(s, xs...) (see the package function Append).
 func (SliceOps[S, E]) Append(site Site, s S, xs ...E) S { return Append(site, s, xs...) }
 
+// AppendFrame is AppendFrame(site, s, xs...).
+func (SliceOps[S, E]) AppendFrame(site Site, s S, xs ...E) S { return AppendFrame(site, s, xs...) }
+
+// AppendOwned is AppendOwned(m, site, s, xs...).
+func (SliceOps[S, E]) AppendOwned(m Scratch, site Site, s S, xs ...E) S {
+	return AppendOwned(m, site, s, xs...)
+}
+
 // TypedString is String for a string of a defined type (type label
 // string), which it returns with its type.
 func TypedString[S ~string](site Site, s S) S {

@@ -1,0 +1,246 @@
+package rtlib
+
+import (
+	"unsafe"
+	"weak"
+)
+
+// Deaths the compiler proves (ACCOUNTING.md, "Compiler-proven deaths").
+// A heap object that escape analysis says does not escape its function
+// (heap only for its size: a make of non-constant size past the 32-byte
+// stack buffer, the growth of a slice that does not escape) is dead when
+// the function returns or unwinds. The rewriter brackets every function
+// that has such sites with
+//
+//	defer rtlib.Drop(rtlib.Mark())
+//
+// and the hooks put the objects on the running task's frame list; Drop
+// charges their deaths at the return, in the strand that returns, with no
+// census. An object of at least SPGO_TRACK bytes also carries a weak
+// pointer, so that a census finds it dead earlier (a scratch dropped in a
+// loop); a smaller one is left out of what a census knows to be live, so
+// that a death before the return can only delay other deaths, never
+// invent one (see frameCensus).
+
+// Scratch is a function's mark on its task's frame list: the task's part
+// of the DAG and how many frame objects it had at the function's entry.
+type Scratch struct {
+	d *dnode
+	n int32
+}
+
+// frameObj is a heap object that dies with the frame that allocated it.
+type frameObj struct {
+	addr  uintptr            // where it is, to find an append's old array
+	wp    weak.Pointer[byte] // objects of at least SPGO_TRACK bytes: found dead by a census
+	bytes int64              // 0: its death was charged
+	site  Site
+	ep    int64
+	seen  seen
+	at    int64
+	rs    int32
+}
+
+// Mark opens a function's frame on the running task's list; Drop, deferred
+// with its result, charges the deaths of the objects allocated since.
+func Mark() Scratch {
+	if inBubble() {
+		return Scratch{}
+	}
+	held()
+	d := holderDnode()
+	if d == nil || d.detached {
+		return Scratch{}
+	}
+	return Scratch{d, int32(len(d.frame))}
+}
+
+// Drop charges the deaths of the objects allocated in the frame Mark
+// opened: the function returns, or unwinds in a panic.
+func Drop(s Scratch) {
+	if s.d == nil || inBubble() || int(s.n) >= len(s.d.frame) {
+		return
+	}
+	held()
+	dropFrame(s.d, int(s.n))
+}
+
+// dropFrame charges the deaths of d's frame objects from index from on,
+// whose frames are gone, and takes them off the list.
+func dropFrame(d *dnode, from int) {
+	c := holderDnode()
+	for i := len(d.frame) - 1; i >= from; i-- {
+		if o := &d.frame[i]; o.bytes > 0 {
+			frameFree(c, d, o)
+		}
+	}
+	clear(d.frame[from:])
+	d.frame = d.frame[:from]
+}
+
+// frameFree charges the death of d's frame object o, dead now, while c
+// runs: in c's running strand when d is c (the function returned in it),
+// else where a death found now belongs (free).
+func frameFree(c, d *dnode, o *frameObj) {
+	n := o.bytes
+	o.bytes = 0
+	frameGone(d, o, n)
+	switch {
+	case c == nil || c.detached || d.detached || d.finished || !mem.on:
+		// Not this root's any more: its bytes went with the root.
+	case c == d:
+		c.add(o.site, -n)
+	default:
+		free(c, d, o.ep, o.seen, o.at, o.rs, o.site, n, charge{now: true, census: -1})
+	}
+}
+
+// frameGone takes n bytes of d's frame object o off the totals of live
+// frame objects.
+func frameGone(d *dnode, o *frameObj, n int64) {
+	mem.frameLive -= n
+	if o.wp != (weak.Pointer[byte]{}) {
+		mem.frameBig -= n
+		d.bigLive -= n
+	}
+}
+
+// orphanFrame gives up d's frame objects when d ends with its functions
+// still running (its root ended first): their deaths are not d's root's,
+// and their bytes are nobody's from now on.
+func orphanFrame(d *dnode) {
+	for i := range d.frame {
+		if o := &d.frame[i]; o.bytes > 0 {
+			frameGone(d, o, o.bytes)
+			mem.orphan += o.bytes
+			o.bytes = 0
+		}
+	}
+	clear(d.frame)
+	d.frame = nil
+}
+
+// allocFrame charges n bytes at site, the object at addr, which the
+// compiler proved dies with the running function's frame. It is not
+// inlined: pathKey leaves its frame out by position, as allocp's.
+//
+//go:noinline
+func allocFrame(site Site, n int64, addr uintptr) {
+	d, n := allocHolder(site, n)
+	if d == nil {
+		return
+	}
+	// No budget: a proven death needs no census. Deaths of other objects
+	// before a large allocation still do (bigAlloc).
+	if cfg.census == censusOracle || bigAlloc(d, n) {
+		census(d, n)
+	}
+	site = pathKey(site)
+	d.lastSite = site
+	d.root.siteAlloc(site, n)
+	d.add(site, n)
+	mem.since += n
+	mem.proven += n
+	o := frameObj{addr: addr, bytes: n, site: site, ep: d.epoch, seen: seenNow(d), at: mem.since, rs: recStrand(d)}
+	if n >= cfg.track && cfg.census != censusOff {
+		o.wp = weak.Make((*byte)(heapAddr(addr)))
+		mem.own += 16
+		mem.frameBig += n
+		// It may die before the return (a buffer dropped in a loop): the
+		// census rules count it as they count tracked objects.
+		d.top().big += n
+		d.bigLive += n
+		if !d.framed {
+			d.framed = true
+			mem.framed = ownAppend(mem.framed, d)
+		}
+	}
+	mem.frameLive += n
+	d.frame = ownAppend(d.frame, o)
+	hb.Store(int32(site)) // last: see beat
+}
+
+// frameOld charges the death of the frame object at addr, an append's
+// old array that the append's variable alone referred to, among the
+// objects of the frame s marks; it is the newest at that address (an
+// older one there died before it was allocated).
+func frameOld(s Scratch, addr uintptr) {
+	d := s.d
+	if d == nil || d != holderDnode() {
+		return
+	}
+	for i := len(d.frame) - 1; i >= int(s.n); i-- {
+		if o := &d.frame[i]; o.addr == addr {
+			if o.bytes > 0 {
+				frameFree(d, d, o)
+			}
+			return
+		}
+	}
+}
+
+// frameCensus is a census's look at the frame objects that carry weak
+// pointers: a dead one's death is charged as a tracked object's (free),
+// a live one is seen live now. It returns the live bytes of c's root.
+func frameCensus(c *dnode, pending int64, b charge) (rootLive int64) {
+	keep := mem.framed[:0]
+	for _, d := range mem.framed {
+		big := false
+		for i := range d.frame {
+			o := &d.frame[i]
+			if o.bytes == 0 || o.wp == (weak.Pointer[byte]{}) {
+				continue
+			}
+			if o.wp.Value() != nil {
+				o.seen, o.at = seenNow(c), pending
+				if d.root == c.root {
+					rootLive += o.bytes
+				}
+				big = true
+				continue
+			}
+			n := o.bytes
+			o.bytes = 0
+			frameGone(d, o, n)
+			if !d.detached {
+				free(c, d, o.ep, o.seen, o.at, o.rs, o.site, n, b)
+			}
+		}
+		if big {
+			keep = append(keep, d)
+		} else {
+			d.framed = false
+		}
+	}
+	clear(mem.framed[len(keep):])
+	mem.framed = keep
+	return rootLive
+}
+
+// frameBytes is the size of n elements of E, the bytes a slice's backing
+// array of capacity n takes.
+func frameBytes[E any](n int) int64 {
+	var e E
+	return int64(n) * int64(unsafe.Sizeof(e))
+}
+
+// grown sees the old backing array p of a growing append live right
+// after the new one was charged: the oracle finds its death no earlier,
+// so a census that finds it dead charges it in the strand without
+// lateness. The array is among the newest tracked objects when it is
+// tracked; older ones are not looked for.
+func grown(p unsafe.Pointer) {
+	d := holderDnode()
+	if d == nil {
+		return
+	}
+	for i := len(mem.objs) - 1; i >= max(0, len(mem.objs)-grownLook); i-- {
+		if o := &mem.objs[i]; o.wp.Value() == (*byte)(p) {
+			o.seen, o.at = seenNow(d), mem.since
+			return
+		}
+	}
+}
+
+// grownLook is how many of the newest tracked objects grown looks at.
+const grownLook = 8
