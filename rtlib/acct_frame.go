@@ -130,9 +130,10 @@ func allocFrame(site Site, n int64, addr uintptr) {
 	if d == nil {
 		return
 	}
-	// No budget: a proven death needs no census. Deaths of other objects
-	// before a large allocation still do (bigAlloc).
-	if cfg.census == censusOracle || bigAlloc(d, n) {
+	// No budget while few: a proven death needs no census. Deaths of
+	// other objects before a large allocation still do (bigAlloc).
+	many := len(d.frame) >= frameMany
+	if cfg.census == censusOracle || many && mem.since-mem.proven+n >= mem.budget && cfg.census != censusOff || bigAlloc(d, n) {
 		census(d, n)
 	}
 	site = pathKey(site)
@@ -140,9 +141,15 @@ func allocFrame(site Site, n int64, addr uintptr) {
 	d.root.siteAlloc(site, n)
 	d.add(site, n)
 	mem.since += n
-	mem.proven += n
+	// Many objects on the list at once are a loop's, most of them dead
+	// before the return (a scratch per iteration): from frameMany on,
+	// each carries a weak pointer and counts in the census budget, so
+	// that censuses find those deaths as they find tracked objects'.
+	if !many {
+		mem.proven += n
+	}
 	o := frameObj{addr: addr, bytes: n, site: site, ep: d.epoch, seen: seenNow(d), at: mem.since, rs: recStrand(d)}
-	if n >= cfg.track && cfg.census != censusOff {
+	if (n >= cfg.track || many) && cfg.census != censusOff {
 		o.wp = weak.Make((*byte)(heapAddr(addr)))
 		mem.own += 16
 		mem.frameBig += n
@@ -159,6 +166,10 @@ func allocFrame(site Site, n int64, addr uintptr) {
 	d.frame = ownAppend(d.frame, o)
 	hb.Store(int32(site)) // last: see beat
 }
+
+// frameMany is how many objects a task's frame list holds before new ones
+// are watched by censuses as well (allocFrame).
+const frameMany = 64
 
 // frameOld charges the death of the frame object at addr, an append's
 // old array that the append's variable alone referred to, among the
