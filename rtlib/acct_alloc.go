@@ -8,8 +8,7 @@ import (
 // Slice records a slice allocated at site (make, a literal, a conversion)
 // and returns it.
 func Slice[S ~[]E, E any](site Site, s S) S {
-	var e E
-	allocp(site, int64(cap(s))*int64(unsafe.Sizeof(e)), unsafe.Pointer(unsafe.SliceData(s)))
+	allocp(site, arrayBytes[E](cap(s)), unsafe.Pointer(unsafe.SliceData(s)))
 	return s
 }
 
@@ -24,10 +23,17 @@ func Slice[S ~[]E, E any](site Site, s S) S {
 // on the stack, -gcflags=-d=variablemakethreshold=N with N > 32, is not
 // supported.)
 func SmallSlice[S ~[]E, E any](site Site, s S) S {
-	if n := frameBytes[E](cap(s)); n > variableMakeStack {
+	if n := arrayBytes[E](cap(s)); n > variableMakeStack {
 		allocFrame(site, n, uintptr(unsafe.Pointer(unsafe.SliceData(s))))
 	}
 	return s
+}
+
+// arrayBytes is the size of n elements of E: what a backing array of
+// capacity n takes before rounding.
+func arrayBytes[E any](n int) int64 {
+	var e E
+	return int64(n) * int64(unsafe.Sizeof(e))
 }
 
 // variableMakeStack is the compiler's limit for keeping a variable-sized
@@ -71,8 +77,7 @@ const chanHeader = 96
 
 // Chan records a channel allocated at site and returns it.
 func Chan[C ~chan E, E any](site Site, c C) C {
-	var e E
-	allocp(site, chanHeader+int64(cap(c))*int64(unsafe.Sizeof(e)), *(*unsafe.Pointer)(unsafe.Pointer(&c)))
+	allocp(site, chanHeader+arrayBytes[E](cap(c)), *(*unsafe.Pointer)(unsafe.Pointer(&c)))
 	return c
 }
 
@@ -93,7 +98,7 @@ func Append[S ~[]E, E any](site Site, s S, xs ...E) S {
 	old := unsafe.SliceData(s)
 	s = append(s, xs...)
 	if cap(s) != c {
-		allocp(site, frameBytes[E](cap(s)), unsafe.Pointer(unsafe.SliceData(s)))
+		allocp(site, arrayBytes[E](cap(s)), unsafe.Pointer(unsafe.SliceData(s)))
 		if c > 0 {
 			grown(unsafe.Pointer(old))
 		}
@@ -109,7 +114,7 @@ func AppendFrame[S ~[]E, E any](site Site, s S, xs ...E) S {
 	c := cap(s)
 	s = append(s, xs...)
 	if cap(s) != c {
-		if n := frameBytes[E](cap(s)); n > variableMakeStack {
+		if n := arrayBytes[E](cap(s)); n > variableMakeStack {
 			allocFrame(site, n, uintptr(unsafe.Pointer(unsafe.SliceData(s))))
 		}
 	}
@@ -126,7 +131,7 @@ func AppendOwned[S ~[]E, E any](m Scratch, site Site, s S, xs ...E) S {
 	old := unsafe.SliceData(s)
 	s = append(s, xs...)
 	if cap(s) != c {
-		if n := frameBytes[E](cap(s)); n > variableMakeStack {
+		if n := arrayBytes[E](cap(s)); n > variableMakeStack {
 			allocFrame(site, n, uintptr(unsafe.Pointer(unsafe.SliceData(s))))
 		}
 		if c > 0 {

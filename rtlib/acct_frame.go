@@ -12,15 +12,17 @@ import (
 // the function returns or unwinds. The rewriter brackets every function
 // that has such sites with
 //
-//	defer rtlib.Drop(rtlib.Mark())
+//	spgo_fr := rtlib.Mark()
+//	defer rtlib.Drop(spgo_fr)
 //
 // and the hooks put the objects on the running task's frame list; Drop
 // charges their deaths at the return, in the strand that returns, with no
-// census. An object of at least SPGO_TRACK bytes also carries a weak
-// pointer, so that a census finds it dead earlier (a scratch dropped in a
-// loop); a smaller one is left out of what a census knows to be live, so
-// that a death before the return can only delay other deaths, never
-// invent one (see frameCensus).
+// census. An object of at least SPGO_TRACK bytes, and every object from
+// the frameMany-th on the list (a loop's), also carries a weak pointer and
+// counts in the census rules as a tracked object does, so that a census
+// finds it dead earlier (a scratch dropped in a loop); a smaller one is
+// left out of what a census knows to be live, so that a death before the
+// return can only delay other deaths, never invent one (see frameCensus).
 
 // Scratch is a function's mark on its task's frame list: the task's part
 // of the DAG and how many frame objects it had at the function's entry.
@@ -32,7 +34,7 @@ type Scratch struct {
 // frameObj is a heap object that dies with the frame that allocated it.
 type frameObj struct {
 	addr  uintptr            // where it is, to find an append's old array
-	wp    weak.Pointer[byte] // objects of at least SPGO_TRACK bytes: found dead by a census
+	wp    weak.Pointer[byte] // set for the objects a census watches (allocFrame)
 	bytes int64              // 0: its death was charged
 	site  Site
 	ep    int64
@@ -58,11 +60,13 @@ func Mark() Scratch {
 // Drop charges the deaths of the objects allocated in the frame Mark
 // opened: the function returns, or unwinds in a panic.
 func Drop(s Scratch) {
-	if s.d == nil || inBubble() || int(s.n) >= len(s.d.frame) {
+	if s.d == nil || inBubble() {
 		return
 	}
-	held()
-	dropFrame(s.d, int(s.n))
+	held() // before the list is read: the end of a root may orphan it
+	if int(s.n) < len(s.d.frame) {
+		dropFrame(s.d, int(s.n))
+	}
 }
 
 // dropFrame charges the deaths of d's frame objects from index from on,
@@ -226,13 +230,6 @@ func frameCensus(c *dnode, pending int64, b charge) (rootLive int64) {
 	clear(mem.framed[len(keep):])
 	mem.framed = keep
 	return rootLive
-}
-
-// frameBytes is the size of n elements of E, the bytes a slice's backing
-// array of capacity n takes.
-func frameBytes[E any](n int) int64 {
-	var e E
-	return int64(n) * int64(unsafe.Sizeof(e))
 }
 
 // grown sees the old backing array p of a growing append live right
