@@ -24,7 +24,7 @@ func Slice[S ~[]E, E any](site Site, s S) S {
 // supported.)
 func SmallSlice[S ~[]E, E any](site Site, s S) S {
 	if n := arrayBytes[E](cap(s)); n > variableMakeStack {
-		allocFrame(site, n, uintptr(unsafe.Pointer(unsafe.SliceData(s))))
+		allocFrame(site, n, uintptr(unsafe.Pointer(unsafe.SliceData(s))), 0)
 	}
 	return s
 }
@@ -115,7 +115,7 @@ func AppendFrame[S ~[]E, E any](site Site, s S, xs ...E) S {
 	s = append(s, xs...)
 	if cap(s) != c {
 		if n := arrayBytes[E](cap(s)); n > variableMakeStack {
-			allocFrame(site, n, uintptr(unsafe.Pointer(unsafe.SliceData(s))))
+			allocFrame(site, n, uintptr(unsafe.Pointer(unsafe.SliceData(s))), 0)
 		}
 	}
 	return s
@@ -131,11 +131,12 @@ func AppendOwned[S ~[]E, E any](m Scratch, site Site, s S, xs ...E) S {
 	old := unsafe.SliceData(s)
 	s = append(s, xs...)
 	if cap(s) != c {
+		prev := uintptr(unsafe.Pointer(old))
 		if n := arrayBytes[E](cap(s)); n > variableMakeStack {
-			allocFrame(site, n, uintptr(unsafe.Pointer(unsafe.SliceData(s))))
+			allocFrame(site, n, uintptr(unsafe.Pointer(unsafe.SliceData(s))), prev)
 		}
 		if c > 0 {
-			frameOld(m, uintptr(unsafe.Pointer(old)))
+			frameOld(m, prev)
 		}
 	}
 	runtime.KeepAlive(old) // live until its death is charged: a census in allocFrame must see it

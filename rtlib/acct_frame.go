@@ -17,12 +17,14 @@ import (
 //
 // and the hooks put the objects on the running task's frame list; Drop
 // charges their deaths at the return, in the strand that returns, with no
-// census. An object of at least SPGO_TRACK bytes, and every object from
-// the frameMany-th on the list (a loop's), also carries a weak pointer and
-// counts in the census rules as a tracked object does, so that a census
-// finds it dead earlier (a scratch dropped in a loop); a smaller one is
-// left out of what a census knows to be live, so that a death before the
-// return can only delay other deaths, never invent one (see frameCensus).
+// census. An object of at least SPGO_TRACK bytes, and a loop's (again,
+// frameMany), also carries a weak pointer and counts in the census rules
+// as a tracked object does (a loop's in the census budget too), so that a census finds it
+// dead earlier (a scratch dropped in a loop); any other is left out of
+// what a census knows to be live, so that a death before the return can
+// only delay other deaths, never invent one (see frameCensus). Proven
+// dead by the return is not proven live until it: the deaths Drop
+// charges count as late as a census's would (frameFree).
 
 // Scratch is a function's mark on its task's frame list: the task's part
 // of the DAG and how many frame objects it had at the function's entry.
@@ -40,6 +42,7 @@ type frameObj struct {
 	ep    int64
 	seen  seen
 	at    int64
+	iv    uint32 // the census interval of seen and at (mem.interval)
 	rs    int32
 }
 
@@ -75,7 +78,7 @@ func dropFrame(d *dnode, from int) {
 	c := holderDnode()
 	for i := len(d.frame) - 1; i >= from; i-- {
 		if o := &d.frame[i]; o.bytes > 0 {
-			frameFree(c, d, o)
+			frameFree(c, d, o, false)
 		}
 	}
 	clear(d.frame[from:])
@@ -84,8 +87,13 @@ func dropFrame(d *dnode, from int) {
 
 // frameFree charges the death of d's frame object o, dead now, while c
 // runs: in c's running strand when d is c (the function returned in it),
-// else where a death found now belongs (free).
-func frameFree(c, d *dnode, o *frameObj) {
+// else where a death found now belongs (free). alive says that o was
+// live until now (an append's old array, referred to until the growth);
+// otherwise the compiler proved only that it is dead by now: it may have
+// died at any point since it was last seen live, and the charge counts
+// as late as a census's would (lateNow), so that the interval allows for
+// it.
+func frameFree(c, d *dnode, o *frameObj, alive bool) {
 	n := o.bytes
 	o.bytes = 0
 	frameGone(d, o, n)
@@ -94,6 +102,15 @@ func frameFree(c, d *dnode, o *frameObj) {
 		// Not this root's any more: its bytes went with the root.
 	case c == d:
 		c.add(o.site, -n)
+		switch {
+		case alive:
+		case o.iv != mem.interval:
+			// Last seen live before a census that could not watch it: the
+			// strand's bytes since then are no bound on its lateness.
+			c.root.late += n
+		default:
+			lateNow(c, o.seen, o.at, n)
+		}
 	default:
 		free(c, d, o.ep, o.seen, o.at, o.rs, o.site, n, charge{now: true, census: -1})
 	}
@@ -125,40 +142,41 @@ func orphanFrame(d *dnode) {
 }
 
 // allocFrame charges n bytes at site, the object at addr, which the
-// compiler proved dies with the running function's frame. It is not
-// inlined: pathKey leaves its frame out by position, as allocp's.
+// compiler proved dies with the running function's frame; prev is the
+// address of the array the object replaces, if it dies now (an owned
+// append's old array), else 0. It is not inlined: pathKey leaves its
+// frame out by position, as allocp's.
 //
 //go:noinline
-func allocFrame(site Site, n int64, addr uintptr) {
+func allocFrame(site Site, n int64, addr, prev uintptr) {
 	d, n := allocHolder(site, n)
 	if d == nil {
 		return
 	}
-	// No budget while few: a proven death needs no census. Deaths of
-	// other objects before a large allocation still do (bigAlloc).
-	many := len(d.frame) >= frameMany
-	if cfg.census == censusOracle || many && mem.since-mem.proven+n >= mem.budget && cfg.census != censusOff || bigAlloc(d, n) {
+	site = pathKey(site) // the site and its call path (prof_paths.go)
+	// A loop's objects (the site's last one still on the list, or many
+	// objects at once) may die long before the return (a scratch per
+	// turn): such an object carries a weak pointer and counts in the
+	// census budget and rules, so that censuses find those deaths as they
+	// find tracked objects'. Others need no census: their deaths are
+	// proven. Deaths of other objects before a large allocation still do
+	// (bigAlloc).
+	watch := len(d.frame) >= frameMany || again(d, site, prev)
+	if cfg.census == censusOracle || watch && mem.since-mem.proven+n >= mem.budget && cfg.census != censusOff || bigAlloc(d, n) {
 		census(d, n)
 	}
-	site = pathKey(site)
 	d.lastSite = site
 	d.root.siteAlloc(site, n)
 	d.add(site, n)
 	mem.since += n
-	// Many objects on the list at once are a loop's, most of them dead
-	// before the return (a scratch per iteration): from frameMany on,
-	// each carries a weak pointer and counts in the census budget, so
-	// that censuses find those deaths as they find tracked objects'.
-	if !many {
+	if !watch {
 		mem.proven += n
 	}
-	o := frameObj{addr: addr, bytes: n, site: site, ep: d.epoch, seen: seenNow(d), at: mem.since, rs: recStrand(d)}
-	if (n >= cfg.track || many) && cfg.census != censusOff {
+	o := frameObj{addr: addr, bytes: n, site: site, ep: d.epoch, seen: seenNow(d), at: mem.since, iv: mem.interval, rs: recStrand(d)}
+	if (n >= cfg.track || watch) && cfg.census != censusOff {
 		o.wp = weak.Make((*byte)(heapAddr(addr)))
 		mem.own += 16
 		mem.frameBig += n
-		// It may die before the return (a buffer dropped in a loop): the
-		// census rules count it as they count tracked objects.
 		d.top().big += n
 		d.bigLive += n
 		if !d.framed {
@@ -175,6 +193,21 @@ func allocFrame(site Site, n int64, addr uintptr) {
 // are watched by censuses as well (allocFrame).
 const frameMany = 64
 
+// again reports whether one of the newest objects on d's frame list,
+// still charged and not at prev, was allocated at site: the site is in a
+// loop (or a recursion) of the running function.
+func again(d *dnode, site Site, prev uintptr) bool {
+	for i := len(d.frame) - 1; i >= max(0, len(d.frame)-frameLook); i-- {
+		if o := &d.frame[i]; o.site == site && o.bytes > 0 && o.addr != prev {
+			return true
+		}
+	}
+	return false
+}
+
+// frameLook is how many of the newest frame objects again looks at.
+const frameLook = 8
+
 // frameOld charges the death of the frame object at addr, an append's
 // old array that the append's variable alone referred to, among the
 // objects of the frame s marks; it is the newest at that address (an
@@ -187,7 +220,7 @@ func frameOld(s Scratch, addr uintptr) {
 	for i := len(d.frame) - 1; i >= int(s.n); i-- {
 		if o := &d.frame[i]; o.addr == addr {
 			if o.bytes > 0 {
-				frameFree(d, d, o)
+				frameFree(d, d, o, true)
 			}
 			return
 		}
@@ -207,7 +240,7 @@ func frameCensus(c *dnode, pending int64, b charge) (rootLive int64) {
 				continue
 			}
 			if o.wp.Value() != nil {
-				o.seen, o.at = seenNow(c), pending
+				o.seen, o.at, o.iv = seenNow(c), pending, mem.interval
 				if d.root == c.root {
 					rootLive += o.bytes
 				}

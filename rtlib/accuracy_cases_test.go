@@ -80,6 +80,11 @@ var accuracyCases = []accCase{
 	{name: "frames", exact: false, serial: 12*3008 + 5120,
 		why:  "small allocations by uninstrumented code",
 		mhwm: func(p int64) int64 { return 3008*ancestors(p, 12) + min(p, 4096)*5120 }},
+	// loopscratch: a scratch per turn of a loop, proven dead only at the
+	// return: censuses find the deaths, and the interval must allow for
+	// the ones Drop charges.
+	{name: "loopscratch", exact: false, serial: 3072 + 4*480,
+		mhwm: func(p int64) int64 { return min(p, 4)*3072 + 4*480 }},
 	{name: "errlimit", exact: true, serial: 2_104_832,
 		mhwm:  func(p int64) int64 { return 16*64*kib + min(p, 4)*mib + 16*480 },
 		lines: []lineCase{{mark: "// result", alloc: 16 * 64 * kib}}},
