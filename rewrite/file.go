@@ -40,8 +40,9 @@ type Input struct {
 	File  *ast.File
 	Pkg   *types.Package
 	Info  *types.Info
-	Names *namer  // shared by the files of one package
-	Esc   Escapes // nil: every site is heap
+	Names *namer      // shared by the files of one package
+	Esc   Escapes     // nil: every site is heap
+	Sizes types.Sizes // the target's sizes; nil: gc on amd64
 	// Instrumented holds the import paths of the packages rewritten in
 	// this run: calls to their functions need no rtlib.At marker (nil:
 	// Pkg's only).
@@ -70,6 +71,12 @@ type SiteInfo struct {
 	// the allocating expression yields, or a moved variable's type; ""
 	// for other sites.
 	Type string
+	// Closure, ArgsClosure and Wrapper are the sizes of the closures a go
+	// statement allocates (before the runtime rounds them to a size class;
+	// goClosures): the original's of a literal's free variables, its of
+	// the function value and the arguments, and the instrumented
+	// statement's; 0 for none and for other sites.
+	Closure, ArgsClosure, Wrapper int
 }
 
 // Warning is a construct the rewriter did not instrument, or instrumented

@@ -38,6 +38,7 @@ func (r *fileRewriter) goStmt(c *dstutil.Cursor, g *dst.GoStmt) {
 	acall, _ := r.astOf(call).(*ast.CallExpr)
 	var stmts []dst.Stmt
 	var lhs, rhs []dst.Expr
+	var temps []types.Type // the temporaries' types, for the closures (goClosures)
 	temp := func(base string, e dst.Expr) dst.Expr {
 		name := r.in.Names.name(base)
 		lhs = append(lhs, dst.NewIdent(name))
@@ -47,14 +48,16 @@ func (r *fileRewriter) goStmt(c *dstutil.Cursor, g *dst.GoStmt) {
 	fun := call.Fun
 	if acall != nil && r.needsTemp(acall.Fun) {
 		fun = temp("f", call.Fun)
+		temps = append(temps, r.in.Info.TypeOf(acall.Fun))
 	}
 	var args []dst.Expr
 	if acall != nil && len(acall.Args) == 1 && isTuple(r.in.Info.TypeOf(acall.Args[0])) {
 		// go f(g()) with g returning several values.
-		n := r.in.Info.TypeOf(acall.Args[0]).(*types.Tuple).Len()
+		tuple := r.in.Info.TypeOf(acall.Args[0]).(*types.Tuple)
 		var names []dst.Expr
-		for i := 0; i < n; i++ {
+		for i := 0; i < tuple.Len(); i++ {
 			names = append(names, dst.NewIdent(r.in.Names.name("a"+strconv.Itoa(i))))
+			temps = append(temps, tuple.At(i).Type())
 		}
 		if len(lhs) > 0 {
 			stmts = append(stmts, &dst.AssignStmt{Lhs: lhs, Tok: token.DEFINE, Rhs: rhs})
@@ -81,6 +84,7 @@ func (r *fileRewriter) goStmt(c *dstutil.Cursor, g *dst.GoStmt) {
 			lhs = append(lhs, dst.NewIdent(name))
 			rhs = append(rhs, init)
 			args = append(args, use)
+			temps = append(temps, r.in.Info.TypeOf(ae))
 		}
 		if len(lhs) > 0 {
 			stmts = append(stmts, &dst.AssignStmt{Lhs: lhs, Tok: token.DEFINE, Rhs: rhs})
@@ -96,6 +100,12 @@ func (r *fileRewriter) goStmt(c *dstutil.Cursor, g *dst.GoStmt) {
 		Lhs: []dst.Expr{dst.NewIdent(t)}, Tok: token.DEFINE,
 		Rhs: []dst.Expr{r.rtCall("Fork", r.site(ag.Go, "Go"))},
 	})
+	var lit *ast.FuncLit
+	if acall != nil {
+		lit, _ = ast.Unparen(acall.Fun).(*ast.FuncLit)
+	}
+	st := &r.sites[len(r.sites)-1]
+	st.Closure, st.ArgsClosure, st.Wrapper = r.goClosures(temps, lit)
 	inner := &dst.ExprStmt{X: &dst.CallExpr{Fun: fun, Args: args, Ellipsis: call.Ellipsis}}
 	if site, ok := r.releasedGo[call]; ok {
 		inner.X = r.rtCall("Reacquire", r.rtCall("Release", site), inner.X)

@@ -160,7 +160,7 @@ func Packages(ctx context.Context, cfg Config, patterns ...string) (*Result, err
 				continue
 			}
 			done[name] = true
-			o, err := File(Input{Fset: p.Fset, File: f, Pkg: p.Types, Info: p.TypesInfo, Names: names, Esc: esc, Instrumented: instrumented})
+			o, err := File(Input{Fset: p.Fset, File: f, Pkg: p.Types, Info: p.TypesInfo, Names: names, Esc: esc, Sizes: p.TypesSizes, Instrumented: instrumented})
 			if err != nil {
 				return nil, err
 			}
@@ -172,7 +172,7 @@ func Packages(ctx context.Context, cfg Config, patterns ...string) (*Result, err
 		for i, f := range cgo.files() {
 			name := cgo.names[i]
 			done[name] = true
-			o, err := cgo.rewrite(Input{Fset: p.Fset, File: f, Names: names, Esc: esc, Instrumented: instrumented})
+			o, err := cgo.rewrite(Input{Fset: p.Fset, File: f, Names: names, Esc: esc, Sizes: p.TypesSizes, Instrumented: instrumented})
 			if err != nil {
 				out.Warnings = append(out.Warnings, Warning{Pos: token.Position{Filename: name}, Reason: "cgo file: not instrumented (" + err.Error() + ")"})
 				continue

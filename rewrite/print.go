@@ -90,6 +90,14 @@ func (r *fileRewriter) addImportAndTable(name string) {
 		if s.Type != "" {
 			lit.Elts = append(lit.Elts, kv("Type", &dst.BasicLit{Kind: token.STRING, Value: strconv.Quote(s.Type)}))
 		}
+		for _, f := range []struct {
+			name string
+			n    int
+		}{{"Closure", s.Closure}, {"ArgsClosure", s.ArgsClosure}, {"Wrapper", s.Wrapper}} {
+			if f.n != 0 {
+				lit.Elts = append(lit.Elts, kv(f.name, intLit(f.n)))
+			}
+		}
 		lit.Decs.Before = dst.NewLine
 		lit.Decs.After = dst.NewLine
 		elts = append(elts, lit)

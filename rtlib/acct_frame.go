@@ -177,7 +177,6 @@ func allocFrame(site Site, n int64, addr, prev uintptr) {
 		o.wp = weak.Make((*byte)(heapAddr(addr)))
 		mem.own += 16
 		mem.frameBig += n
-		d.top().big += n
 		d.bigLive += n
 		if !d.framed {
 			d.framed = true

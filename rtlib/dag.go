@@ -14,11 +14,19 @@ func dagFork(parent, child *Task, site Site, g any) {
 	if parent == nil || parent.dn == nil || parent.dn.detached {
 		return
 	}
-	// The runtime's descriptor of the new goroutine, allocated by the go
-	// statement in the parent; freed at the child's join (freeGoroutine).
-	parent.dn.add(site, goroutineBytes)
-	parent.dn.root.siteAlloc(site, goroutineBytes)
+	// The runtime's descriptor of the new goroutine and the go
+	// statement's closure, allocated by the go statement in the parent;
+	// freed at the child's join (freeGoroutine). The closure is a small
+	// allocation runtime/metrics counts too: hooked, it is not read again
+	// as uninstrumented bytes.
+	closure, args, wrapper := siteClosures(site)
+	hook(closure+args, false)
+	mem.own += wrapper - closure - args
+	n := goroutineBytes + closure + args
+	parent.dn.add(site, n)
+	parent.dn.root.siteAlloc(site, n)
 	child.dn = parent.dn.spawnIn(site, g)
+	child.dn.spawned, child.dn.started = goroutineBytes+closure, args
 	recFork(parent.dn, child.dn, site, g)
 }
 
@@ -49,11 +57,12 @@ func freeGoroutine(d *dnode) {
 	if d.parent == nil || d.finished || d.detached {
 		return
 	}
+	n := d.spawned + d.started // started: it never ran (a TryGo that failed)
 	if d.joined || d.parent.finished {
-		d.add(d.site, -goroutineBytes)
+		d.add(d.site, -n)
 		return
 	}
-	d.pscope.deferFree(d, d.site, goroutineBytes, -1, -1)
+	d.pscope.deferFree(d, d.site, n, -1, -1)
 }
 
 // dagUnfork: a task forked by GroupTryGo was not started after all: it
@@ -66,7 +75,14 @@ func dagUnfork(t *Task) {
 }
 
 // dagStart: the child runs for the first time (Start, holding the baton).
-func dagStart(t *Task) {}
+// The go statement's closure of the function value and the arguments is
+// dead once the call starts: its death is the child's first act.
+func dagStart(t *Task) {
+	if d := t.dn; d != nil && d.started > 0 && !d.detached && mem.holder == d {
+		d.add(d.site, -d.started)
+		d.started = 0
+	}
+}
 
 // dagReturn: the child ends (Finish), holding the baton. sched.mu held.
 // mhwm: Return. What uninstrumented code allocated since the last
@@ -204,4 +220,23 @@ func commOp(site Site, what string) {
 	}
 	r.commSeen = true
 	r.reasonAt(site, what+" between goroutines: not series-parallel. The figures are the upper bound of the series-parallel relaxation (the edge dropped; memory passed through it is charged until the join)")
+}
+
+// siteClosures returns the heap bytes of the closures the go statement
+// at site allocates in the original program (SiteInfo.Closure and
+// ArgsClosure, each rounded to its size class) and in the instrumented
+// one (Wrapper). All are 0 for a spawn that allocates no closure of its
+// own (WaitGroup.Go, errgroup's Go).
+func siteClosures(site Site) (closure, args, wrapper int64) {
+	rec, ok := Lookup(site)
+	if !ok || rec.Op != OpGo {
+		return 0, 0, 0
+	}
+	round := func(n int32) int64 {
+		if n <= 0 {
+			return 0
+		}
+		return roundSize(int64(n))
+	}
+	return round(rec.Closure), round(rec.ArgsClosure), round(rec.Wrapper)
 }

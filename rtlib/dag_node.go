@@ -104,6 +104,8 @@ type dnode struct {
 	received  int64  // bytes its joined kids held at their joins, since its last census
 	censused  bool   // a census ran while it held the baton
 	poolEp    uint32
+	spawned   int64      // bytes its go statement allocated that live to its end (descriptor, closure): freeGoroutine
+	started   int64      // bytes its go statement allocated that die when it starts (dagStart)
 	frame     []frameObj // heap objects that die with a running function's frame (acct_frame.go)
 	framed    bool       // in mem.framed
 

@@ -71,6 +71,14 @@ type SiteInfo struct {
 	// "*main.Node"): the value its expression yields, or a moved
 	// variable's type. "" for other sites (typeOf names them).
 	Type string
+	// Closure, ArgsClosure and Wrapper are the sizes of the closures a
+	// go statement allocates, as the rewriter lays them out (before the
+	// runtime's rounding): the original statement's closure of a spawned
+	// literal's free variables, which lives until the goroutine ends; its
+	// closure of the function value and the arguments, dead once the
+	// goroutine has started the call; and the instrumented statement's,
+	// which holds rtlib's task besides. 0 for none and for other sites.
+	Closure, ArgsClosure, Wrapper int32
 }
 
 // SiteRecord is a registered site with its file and package.
