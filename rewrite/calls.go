@@ -244,6 +244,9 @@ func (r *fileRewriter) methodHook(c *dstutil.Cursor, n *dst.CallExpr, ac *ast.Ca
 	var args []dst.Expr
 	if withSite {
 		args = append(args, r.site(ac.Lparen, op))
+		if op == "WGGo" || op == "GroupGo" {
+			r.spawnClosure(ac)
+		}
 	}
 	args = append(args, recv)
 	args = append(args, n.Args...)

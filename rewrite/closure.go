@@ -103,6 +103,23 @@ func sized(t types.Type) bool {
 	return true
 }
 
+// spawnClosure puts in the site just made the closure of the function
+// literal given to wg.Go, errgroup's Go or TryGo (call ac): allocated at
+// the call, in the parent, and kept by rtlib's task until the goroutine
+// ends; the instrumented call allocates the same one (Wrapper).
+func (r *fileRewriter) spawnClosure(ac *ast.CallExpr) {
+	if len(ac.Args) != 1 {
+		return
+	}
+	lit, ok := ast.Unparen(ac.Args[0]).(*ast.FuncLit)
+	if !ok {
+		return // a function value made elsewhere: not this call's
+	}
+	closure, _, _ := r.goClosures(nil, lit)
+	st := &r.sites[len(r.sites)-1]
+	st.Closure, st.Wrapper = closure, closure
+}
+
 // sizes returns the target's type sizes (gc on amd64 when not known).
 func (r *fileRewriter) sizes() types.Sizes {
 	if r.in.Sizes != nil {

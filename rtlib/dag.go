@@ -225,11 +225,12 @@ func commOp(site Site, what string) {
 // siteClosures returns the heap bytes of the closures the go statement
 // at site allocates in the original program (SiteInfo.Closure and
 // ArgsClosure, each rounded to its size class) and in the instrumented
-// one (Wrapper). All are 0 for a spawn that allocates no closure of its
-// own (WaitGroup.Go, errgroup's Go).
+// one (Wrapper). For WaitGroup.Go and errgroup's Go, Closure and Wrapper
+// are the function literal's given to them, 0 for a function value made
+// elsewhere.
 func siteClosures(site Site) (closure, args, wrapper int64) {
 	rec, ok := Lookup(site)
-	if !ok || rec.Op != OpGo {
+	if !ok || rec.Op != OpGo && rec.Op != OpWGGo && rec.Op != OpGroupGo {
 		return 0, 0, 0
 	}
 	round := func(n int32) int64 {

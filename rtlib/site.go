@@ -77,7 +77,9 @@ type SiteInfo struct {
 	// literal's free variables, which lives until the goroutine ends; its
 	// closure of the function value and the arguments, dead once the
 	// goroutine has started the call; and the instrumented statement's,
-	// which holds rtlib's task besides. 0 for none and for other sites.
+	// which holds rtlib's task besides. For WaitGroup.Go and errgroup's
+	// Go, Closure and Wrapper are the closure of the function literal
+	// given to them. 0 for none and for other sites.
 	Closure, ArgsClosure, Wrapper int32
 }
 

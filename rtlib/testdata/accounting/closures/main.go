@@ -1,4 +1,5 @@
-// Closures: go statements of many shapes, for TestGoClosures. Each
+// Closures: go statements of many shapes, and a WaitGroup.Go, for
+// TestGoClosures. Each
 // closure the go statement allocates holds the variables it captures: by
 // value when at most 128 bytes, never assigned after their declaration
 // and never addressed, else by reference. The rewriter computes each
@@ -115,6 +116,9 @@ func main() {
 		defer wg.Done()
 		results[11] = n
 	}(x)
+	wg.Go(func() { // wg.Go
+		results[0] = x * y
+	})
 	wg.Wait()
 	*q = 6
 	fmt.Println(sum, results, assigned, addressed)
@@ -125,7 +129,7 @@ func main() {
 
 // report prints "line size" for the objects allocated by the runtime
 // itself (no frame of another package between it and this file) at a
-// line of this file that holds a go statement.
+// line of this file that holds a go statement or a WaitGroup.Go.
 func report() {
 	runtime.GC()
 	runtime.GC()
@@ -145,7 +149,7 @@ func report() {
 		for {
 			f, more := frames.Next()
 			if strings.HasSuffix(f.File, "closures/main.go") {
-				if f.Line-1 < len(lines) && strings.Contains(lines[f.Line-1], "go ") {
+				if l := f.Line - 1; l < len(lines) && (strings.Contains(lines[l], "go ") || strings.Contains(lines[l], ".Go(")) {
 					fmt.Fprintf(os.Stderr, "closure %d %d\n", f.Line, r.AllocBytes/r.AllocObjects)
 				}
 				break
