@@ -15,13 +15,16 @@ func dagFork(parent, child *Task, site Site, g any) {
 		return
 	}
 	// The runtime's descriptor of the new goroutine and the go
-	// statement's closure, allocated by the go statement in the parent;
-	// freed at the child's join (freeGoroutine). The closure is a small
-	// allocation runtime/metrics counts too: hooked, it is not read again
-	// as uninstrumented bytes.
+	// statement's closures, allocated by the go statement in the parent;
+	// freed at the child's start or join (dagStart, freeGoroutine). The
+	// closures are small allocations runtime/metrics counts too: hooked,
+	// they are not read again as uninstrumented bytes.
 	closure, args, wrapper := siteClosures(site)
 	hook(closure+args, false)
 	mem.own += wrapper - closure - args
+	// Explained (lagDue) and modelled to their deaths: no census needed.
+	mem.since += closure + args
+	mem.proven += closure + args
 	n := goroutineBytes + closure + args
 	parent.dn.add(site, n)
 	parent.dn.root.siteAlloc(site, n)
