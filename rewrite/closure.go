@@ -185,6 +185,9 @@ func (r *fileRewriter) addressedOrAssigned(v *types.Var) bool {
 	if len(r.funcs) == 0 {
 		return true
 	}
+	if ref, ok := r.byRef[v]; ok {
+		return ref
+	}
 	found := false
 	is := func(e ast.Expr) bool {
 		id, ok := ast.Unparen(e).(*ast.Ident)
@@ -240,5 +243,9 @@ func (r *fileRewriter) addressedOrAssigned(v *types.Var) bool {
 		}
 		return !found
 	})
+	if r.byRef == nil {
+		r.byRef = map[*types.Var]bool{}
+	}
+	r.byRef[v] = found
 	return found
 }

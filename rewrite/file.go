@@ -118,6 +118,9 @@ type fileRewriter struct {
 	// baton (go sem.Acquire(ctx, n)), with their site: goStmt brackets
 	// them with rt.Release and rt.Reacquire in the new goroutine.
 	releasedGo map[*dst.CallExpr]dst.Expr
+	// byRef caches addressedOrAssigned: whether a closure captures a
+	// variable by reference.
+	byRef map[*types.Var]bool
 	// replaced are the functions of package-level calls replaced by rtlib
 	// calls (time.Sleep, runtime.GOMAXPROCS): their imports may have lost
 	// their last use.
