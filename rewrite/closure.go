@@ -43,8 +43,8 @@ func (r *fileRewriter) goClosures(temps []types.Type, lit *ast.FuncLit) (closure
 		free = r.freeVars(lit)
 	}
 	for _, t := range temps {
-		if !sized(t) {
-			return 0, 0, 0 // not known before instantiation: read at censuses
+		if t == nil || !sized(t) {
+			return 0, 0, 0 // not known (before instantiation): read at censuses
 		}
 	}
 	for _, v := range free {
