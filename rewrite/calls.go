@@ -75,6 +75,10 @@ func (r *fileRewriter) call(c *dstutil.Cursor, n *dst.CallExpr) {
 		// stays (and allocates): not in hookedCalls, so it is marked.
 		r.changed = true
 		c.Replace(r.rtCall("GroupContext", n))
+	case "(*sync.Pool).Get":
+		r.methodHook(c, n, ac, "PoolGet", "PoolGet", true)
+	case "(*sync.Pool).Put":
+		r.methodHook(c, n, ac, "PoolPut", "", false)
 	case "(*sync.Mutex).Lock":
 		r.methodHook(c, n, ac, "Lock", "Lock", true)
 	case "(*sync.Mutex).Unlock":

@@ -60,6 +60,7 @@ func (r *proot) build() profile.Root {
 		}
 	}
 	out.Exact = len(out.Reasons) == 0
+	out.Unbounded = r.unbounded && !out.Exact
 	if res.Threshold != nil {
 		out.Threshold = &profile.ThresholdAnswer{M: res.Threshold.M, P: res.Threshold.P, Value: res.Threshold.Value, AtLeastHalf: res.Threshold.AtLeastHalf}
 	}

@@ -20,6 +20,7 @@ type proot struct {
 	front    *dnode // the dnode whose events the engine takes next
 	engErr   error
 	commSeen bool
+	poolSeen bool // a sync.Pool.Get reused an object while others may run (acct_pool.go)
 
 	reasons  []string
 	seen     map[string]bool

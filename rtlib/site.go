@@ -33,6 +33,7 @@ const (
 	OpString      // string concatenation or conversion
 	OpConv        // []byte(s), []rune(s)
 	OpVar         // a variable moved to the heap
+	OpPoolGet     // sync.Pool.Get
 )
 
 var opNames = [...]string{
@@ -42,7 +43,7 @@ var opNames = [...]string{
 	OpLock: "lock", OpCondWait: "cond.Wait", OpSleep: "sleep",
 	OpCall: "call", OpMake: "make", OpNew: "new", OpLit: "literal",
 	OpAppend: "append", OpString: "string", OpConv: "conversion",
-	OpVar: "var",
+	OpVar: "var", OpPoolGet: "pool.Get",
 }
 
 // String returns the name of op.
@@ -54,7 +55,7 @@ func (op Op) String() string {
 }
 
 // IsAlloc reports whether op is an allocation site.
-func (op Op) IsAlloc() bool { return op >= OpMake }
+func (op Op) IsAlloc() bool { return op >= OpMake && op <= OpVar }
 
 // SiteInfo describes one site of a file's table.
 type SiteInfo struct {

@@ -184,3 +184,46 @@ func TestWriteBudgets(t *testing.T) {
 		})
 	}
 }
+
+// TestUnboundedRoot: a root whose figures may be below the truth
+// (profile.Root.Unbounded) is said to have no bound in the text and HTML
+// reports, and no budget check can pass on it: the figure within the
+// budget is "may exceed", with the reasons.
+func TestUnboundedRoot(t *testing.T) {
+	r := tRoot("example.com/p p.TestPool", tLine("w.go", 7, "p.work", "b := pool.Get().(*[]byte)", 2*mib, 2*mib))
+	r.Exact, r.Unbounded = false, true
+	r.Reasons = []string{"w.go:7: sync.Pool.Get reused an object a goroutine put back"}
+	p := tProf(r)
+	bs, err := ParseBudgets(strings.NewReader("* max 32MiB"), "b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := CheckBudgets(p, bs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res) != 1 || res[0].Verdict != MayExceed || !res[0].Failed() {
+		t.Fatalf("verdicts %+v, want one %q", res, MayExceed)
+	}
+	var b strings.Builder
+	if err := WriteBudgets(&b, res, 3, false); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "may be too low") || !strings.Contains(b.String(), "sync.Pool.Get reused") {
+		t.Errorf("budget report does not say the figure may be too low, and why:\n%s", b.String())
+	}
+	b.Reset()
+	if err := Text(&b, p, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "no bound: a figure may be too low") || strings.Contains(b.String(), "upper bound") {
+		t.Errorf("text report:\n%s", b.String())
+	}
+	b.Reset()
+	if err := WriteHTML(&b, p, HTMLOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "not exact: no bound") || strings.Contains(b.String(), "upper bound") {
+		t.Errorf("HTML report says an upper bound, or not that there is none")
+	}
+}

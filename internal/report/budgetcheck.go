@@ -16,7 +16,8 @@ const (
 	// Over: the figure exceeds the budget.
 	Over = "over"
 	// MayExceed: the figure is within the budget but the high end of its
-	// interval is not, so the true worst case may exceed it.
+	// interval is not, or the root's figures may be too low (Unbounded),
+	// so the true worst case may exceed it.
 	MayExceed = "may exceed"
 )
 
@@ -74,7 +75,7 @@ func CheckBudgets(p *profile.Profile, sets ...[]Budget) ([]BudgetResult, error) 
 			switch {
 			case fig > b.Bytes:
 				res.Verdict = Over
-			case res.High > b.Bytes:
+			case res.High > b.Bytes || r.Unbounded:
 				res.Verdict = MayExceed
 			default:
 				res.Verdict = Within
@@ -141,6 +142,9 @@ func (r *BudgetResult) explain() string {
 		}
 		return s
 	case MayExceed:
+		if r.Root.Unbounded {
+			return fmt.Sprintf("%s: the figure is within %s but may be too low, so the worst case may exceed it (%s)", fig, where, strings.Join(r.Root.Reasons, "; "))
+		}
 		return fmt.Sprintf("%s%s: the figure is within %s but the high end is not, so the worst case may exceed it", fig, interval, where)
 	}
 	return fmt.Sprintf("%s%s, within %s", fig, interval, where)

@@ -106,20 +106,22 @@ type htmlPage struct {
 }
 
 type htmlSummaryRow struct {
-	ID, Name string
-	Exact    bool
-	Cells    []string
-	Serial   string
-	Note     string
+	ID, Name  string
+	Exact     bool
+	Unbounded bool // a figure may be too low (profile.Root.Unbounded)
+	Cells     []string
+	Serial    string
+	Note      string
 }
 
 // htmlRoot is one root's section.
 type htmlRoot struct {
-	ID      string
-	Name    string
-	Open    bool
-	Exact   bool
-	Reasons []string
+	ID        string
+	Name      string
+	Open      bool
+	Exact     bool
+	Unbounded bool // a figure may be too low (profile.Root.Unbounded)
+	Reasons   []string
 	// Threshold is the threshold mode's answer in words.
 	Threshold string
 	Stats     string
@@ -292,7 +294,7 @@ func newHTMLPage(p *profile.Profile, o HTMLOptions) *htmlPage {
 	for i := range p.Roots {
 		r := &p.Roots[i]
 		id := "root-" + strconv.Itoa(i)
-		row := htmlSummaryRow{ID: id, Name: r.Name, Exact: r.Exact, Serial: Bytes(r.SerialPeak)}
+		row := htmlSummaryRow{ID: id, Name: r.Name, Exact: r.Exact, Unbounded: r.Unbounded, Serial: Bytes(r.SerialPeak)}
 		for _, q := range pg.SummaryPs {
 			if v, ok := r.MHWMAt(q); ok {
 				row.Cells = append(row.Cells, Bytes(v))
@@ -342,7 +344,7 @@ func htmlThreshold(t *profile.ThresholdAnswer) string {
 }
 
 func newHTMLRoot(p *profile.Profile, r *profile.Root, id string, o HTMLOptions, byFunc bool, src *htmlSources) (*htmlRoot, *htmlRootData) {
-	hr := &htmlRoot{ID: id, Name: r.Name, Exact: r.Exact, Reasons: r.Reasons, Serial: Bytes(r.SerialPeak), By: "line"}
+	hr := &htmlRoot{ID: id, Name: r.Name, Exact: r.Exact, Unbounded: r.Unbounded, Reasons: r.Reasons, Serial: Bytes(r.SerialPeak), By: "line"}
 	if !r.Exact && r.HasInterval() {
 		hr.Interval = true
 		if r.SerialHigh != 0 {

@@ -123,9 +123,15 @@ func exactness(r *profile.Root) string {
 	case r.HasInterval():
 		lo, hi, _ := r.IntervalAt(len(r.MHWM))
 		return fmt.Sprintf("not exact (MHWM_%d between %s and %s)", len(r.MHWM), Bytes(lo), Bytes(hi))
+	case r.Unbounded:
+		return unboundedState
 	}
 	return "not exact (an upper bound)"
 }
+
+// unboundedState says what the figures of a root are when a reason says
+// one may be below the truth.
+const unboundedState = "not exact (no bound: a figure may be too low)"
 
 func root(w io.Writer, p *profile.Profile, r *profile.Root, o Options) {
 	state := "exact"
@@ -134,7 +140,7 @@ func root(w io.Writer, p *profile.Profile, r *profile.Root, o Options) {
 	case interval:
 		state = "not exact: the truth lies between low and high"
 	case !r.Exact:
-		state = "not exact (an upper bound)"
+		state = exactness(r)
 	}
 	fmt.Fprintf(w, "spgo: %s: %s\n", r.Name, state)
 	for _, why := range r.Reasons {

@@ -373,6 +373,9 @@ func (p *Profile) validateRoot(i int, bad func(string, ...any) error) error {
 	if r.SerialPeak > MaxBytes {
 		return bad("root %s: serial_peak %d above 2^62", r.Name, r.SerialPeak)
 	}
+	if r.Unbounded && (r.Exact || r.SerialHigh != 0) {
+		return bad("root %s: unbounded, yet exact or with an interval", r.Name)
+	}
 	if err := checkInterval(r.SerialLow, r.SerialPeak, r.SerialHigh); err != "" {
 		return bad("root %s: serial peak: %s", r.Name, err)
 	}

@@ -66,6 +66,11 @@ type Root struct {
 	// which.
 	Exact   bool     `json:"exact"`
 	Reasons []string `json:"reasons,omitempty"`
+	// Unbounded is true when a reason says a figure may be below the
+	// truth (a pool's reuse that a parallel schedule would not have, a
+	// limit not modelled, bytes charged to the wrong strand): the figures
+	// then bound nothing, and there is no interval. Never with Exact.
+	Unbounded bool `json:"unbounded,omitempty"`
 	// MHWM is MHWM_p for p = 1 … PMax, in order.
 	MHWM []Point `json:"mhwm"`
 	// SerialPeak is the peak of the child-first serial run; SerialLow

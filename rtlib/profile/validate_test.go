@@ -115,6 +115,11 @@ func TestValidateRules(t *testing.T) {
 		change func(p *Profile)
 		want   string // "" for a change that keeps the profile valid
 	}{
+		// unbounded
+		{"unbounded and exact", func(p *Profile) { root(p).Exact, root(p).Unbounded = true, true }, r0 + "unbounded, yet exact or with an interval"},
+		{"unbounded with an interval", func(p *Profile) {
+			root(p).Exact, root(p).Unbounded, root(p).SerialLow, root(p).SerialHigh = false, true, 1, 1<<40
+		}, r0 + "unbounded, yet exact or with an interval"},
 		// attributed
 		{"attributed decreasing", func(p *Profile) { root(p).Attributed = []int{1, 4, 2} }, r0 + "attributed not strictly increasing (2 after 4)"},
 		{"attributed repeated", func(p *Profile) { root(p).Attributed = []int{1, 2, 2, 4} }, r0 + "attributed not strictly increasing (2 after 2)"},

@@ -1,0 +1,21 @@
+// A sync.Pool's Get and Put become rtlib's PoolGet and PoolPut, which
+// call them: rtlib notices a Get that reuses an object a goroutine put
+// back (a parallel schedule could allocate another).
+package main
+
+import (
+	"fmt"
+	"sync"
+)
+
+var pool = sync.Pool{New: func() any { return new([64]byte) }}
+
+func main() {
+	b := pool.Get().(*[64]byte)
+	b[0] = 1
+	pool.Put(b)
+	p := &pool
+	c := p.Get().(*[64]byte)
+	fmt.Println(c[0])
+	p.Put(c)
+}
