@@ -1,6 +1,6 @@
 // A sync.Pool's Get and Put become rtlib's PoolGet and PoolPut, which
-// call them: rtlib notices a Get that reuses an object a goroutine put
-// back (a parallel schedule could allocate another).
+// call them: a Get that reuses an object a goroutine put back is charged
+// as an allocation (a parallel schedule could make one) until its Put.
 package main
 
 import (
