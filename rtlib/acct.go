@@ -499,6 +499,7 @@ func census(c *dnode, pending int64) {
 	heapLive := int64(mem.samples[2].Value.Uint64())
 
 	settleJoined(c)
+	poolsAge()
 
 	// Tracked objects: each death where it belongs.
 	keep := mem.objs[:0]

@@ -22,10 +22,14 @@ import (
 // objects instrumented code put into a sync.Pool that no Get has taken
 // back (an address reused by another object after a collection can only
 // charge an allocation too many), and the objects a Get reused that are
-// charged as in use until their Put.
+// charged as in use until their Put. A collection moves a pool's objects
+// to its victim cache and drops those already there, so the objects put
+// back are kept by census interval: those of the current one (put) and
+// of the one before (old); a census drops the older ones (poolsAge), and
+// the tables stay as large as two intervals' Puts.
 var pools struct {
-	put   table[uintptr, struct{}]
-	inUse table[uintptr, poolUse]
+	put, old table[uintptr, struct{}]
+	inUse    table[uintptr, poolUse]
 }
 
 // poolUse is an object a Get reused, charged as allocated by task d in
@@ -43,9 +47,22 @@ type poolUse struct {
 }
 
 func init() {
-	hash := func(a uintptr) uintptr { return a >> 4 }
-	pools.put = newTable[uintptr, struct{}](hash)
-	pools.inUse = newTable[uintptr, poolUse](hash)
+	pools.put, pools.old = newTable[uintptr, struct{}](poolHash), newTable[uintptr, struct{}](poolHash)
+	pools.inUse = newTable[uintptr, poolUse](poolHash)
+}
+
+// poolHash hashes an object's address.
+func poolHash(a uintptr) uintptr { return a >> 4 }
+
+// poolsAge is called by a census after its collection: the objects put
+// back before the previous census are out of their pools now.
+func poolsAge() {
+	if pools.old.n == 0 && pools.put.n == 0 {
+		return
+	}
+	var z tslot[uintptr, struct{}]
+	ownGrown(0, int64(len(pools.old.slots))*int64(unsafe.Sizeof(z))) // rtlib's own bytes, given back
+	pools.old, pools.put = pools.put, newTable[uintptr, struct{}](poolHash)
 }
 
 // PoolGet is p.Get() at site.
@@ -56,7 +73,12 @@ func PoolGet(site Site, p *sync.Pool) any {
 	}
 	held()
 	k := dataWord(x)
-	if _, ok := pools.put.get(k); !ok {
+	_, ok := pools.put.get(k)
+	if _, old := pools.old.get(k); old {
+		ok = true
+		pools.old.del(k)
+	}
+	if !ok {
 		return x // made by New, or put back by uninstrumented code
 	}
 	pools.put.del(k)
