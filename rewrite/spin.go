@@ -3,6 +3,7 @@ package rewrite
 import (
 	"go/ast"
 	"go/token"
+	"go/types"
 
 	"github.com/dave/dst"
 )
@@ -15,12 +16,17 @@ import (
 // rewriter counts each fruitless turn as a poll (rt.Polled): after a few
 // the holder yields to whoever is ready (rtlib/sched_poll.go).
 //
-// Two shapes are spin loops: a for statement whose body is empty (every
-// turn is fruitless), and a for statement without condition whose body is
+// Three shapes are spin loops: a for statement whose body is empty (every
+// turn is fruitless); a for statement without condition whose body is
 // a single if statement, without else, that leaves the loop (its block
 // ends in break, return or goto): the turns that reach the end of the
-// body are the fruitless ones. Loops that do work between their tests
-// are left alone: counting them as polls would reorder ordinary loops.
+// body are the fruitless ones; and a for statement with a condition only
+// that loads from sync/atomic (`for stop.Load() == 0 { check() }`), which runs until
+// another goroutine stores: its turns are polls whatever its body does,
+// and without them a reader that spins beside a writer kept the baton
+// for the watchdog's ten seconds at a time (a cache's test hung). Other
+// loops that do work between their tests are left alone: counting them
+// as polls would reorder ordinary loops.
 
 // spinLoop marks the fruitless turn of n if n is a spin loop.
 func (r *fileRewriter) spinLoop(n *dst.ForStmt) {
@@ -31,6 +37,7 @@ func (r *fileRewriter) spinLoop(n *dst.ForStmt) {
 	switch {
 	case len(af.Body.List) == 0:
 	case af.Cond == nil && len(af.Body.List) == 1 && leavesLoop(af.Body.List[0]):
+	case af.Init == nil && af.Post == nil && af.Cond != nil && loadsAtomic(r.in.Info, af.Cond):
 	default:
 		return
 	}
@@ -54,4 +61,22 @@ func leavesLoop(s ast.Stmt) bool {
 		return last.Tok == token.BREAK || last.Tok == token.GOTO
 	}
 	return false
+}
+
+// loadsAtomic reports whether e calls a function or method of sync/atomic
+// (outside function literals).
+func loadsAtomic(info *types.Info, e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			if fn := calleeMethod(info, n); fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "sync/atomic" {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }

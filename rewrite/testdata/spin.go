@@ -30,9 +30,25 @@ func spinBreak() (v int) {
 	return v
 }
 
-// notSpin does work between its tests: left alone.
+// spinChecking checks something between its loads of ready: it waits for
+// another goroutine's Store all the same, and each turn is a poll.
+func spinChecking(check func() bool) int {
+	n := 0
+	for ready.Load() == 0 {
+		if check() {
+			n++
+		}
+	}
+	return n
+}
+
+// notSpin does work between its tests: left alone, and so is a counting
+// loop whose bound is loaded from an atomic.
 func notSpin() int {
 	sum := 0
+	for i := int32(0); i < ready.Load(); i++ {
+		sum++
+	}
 	for i := 0; i < 10; i++ {
 		sum += i
 	}
@@ -47,5 +63,5 @@ func notSpin() int {
 
 func main() {
 	ready.Store(1)
-	_, _, _ = spin(), spinBreak(), notSpin()
+	_, _, _, _ = spin(), spinBreak(), notSpin(), spinChecking(func() bool { return true })
 }
