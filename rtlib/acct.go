@@ -401,6 +401,7 @@ func takeMark(d *dnode, mark func(*dnode) *Site) (site Site) {
 // census right after its collection, when their count is exact.
 func chargeSmall(d *dnode) int64 {
 	_, small := readAllocs()
+	mem.own += ownTasks.Swap(0)
 	delta := int64(small-mem.lastSmall) - mem.hookedSmall - mem.own
 
 	mem.lastSmall, mem.hookedSmall, mem.own = small, 0, 0
@@ -557,6 +558,7 @@ func census(c *dnode, pending int64) {
 	mem.water = max(mem.water, mem.live)
 	bound(c.root, rootLive)
 	observe(c.root, heapLive-own)
+	observeHeap(c.root, heapLive, int64(mem.samples[0].Value.Uint64()-mem.allocsAt))
 	resetBudget()
 	mem.endSeen, mem.alias, mem.aliasTo = seen{}, seen{}, seen{}
 	mem.allocsAt = mem.samples[0].Value.Uint64()
@@ -605,6 +607,20 @@ func observe(r *proot, live int64) {
 	if roots.open > 1 {
 		r.shared = true
 	}
+}
+
+// observeHeap feeds r's observed bound (prof_build.go's heapBound)
+// with a census's reading: the live heap after its collection, live, and
+// what the runtime allocated since the previous census, allocated (both
+// exact right after a collection, rtlib's own bytes included). Between
+// two censuses the heap held at most the first one's live bytes plus
+// what was allocated meanwhile, and r's objects are part of the heap:
+// whatever a root's figures say, the run it made held no more.
+func observeHeap(r *proot, live, allocated int64) {
+	if r.heapSeen {
+		r.heapPeak = max(r.heapPeak, r.heapLast+allocated)
+	}
+	r.heapSeen, r.heapLast = true, live
 }
 
 // settleJoined gives the objects and pool chunks of joined tasks to the
@@ -679,6 +695,11 @@ func ownAppend[S ~[]E, E any](s S, xs ...E) S {
 	}
 	return s
 }
+
+// ownTasks is rtlib's bytes for Tasks made since they were last added
+// to mem.own: a goroutine adopted at a hook makes its Task under sched.mu
+// but without the baton, while the holder may be changing mem.
+var ownTasks atomic.Int64
 
 // ownAlloc counts an allocation of n bytes by rtlib.
 func ownAlloc(n int64) {

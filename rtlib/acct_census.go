@@ -42,7 +42,7 @@ func heapGrown() bool { return allocatedSinceCensus() >= mem.budget }
 // span per size class between collections.
 func allocatedSinceCensus() int64 {
 	metrics.Read(mem.samples[:1])
-	return int64(mem.samples[0].Value.Uint64()-mem.allocsAt) - mem.own - mem.ownLarge
+	return int64(mem.samples[0].Value.Uint64()-mem.allocsAt) - mem.own - ownTasks.Load() - mem.ownLarge
 }
 
 // lagDue: uninstrumented code allocated at least lagCensusMin bytes

@@ -183,8 +183,12 @@ func dagRootEnd(t *Task, site Site) {
 }
 
 // dagAdopt: a goroutine rtlib did not create (a callback of uninstrumented
-// code) becomes task t. sched.mu held. Its allocations are nobody's
-// until it begins a root.
+// code) becomes task t. sched.mu held. Adopted in a Release window whose
+// opener is in a root, it is a callback of the released call (the
+// subtest of testing.T.Run): from its first dagAcquire it runs as if the
+// call were the callback's body, its events the opener's, on the
+// opener's dnode (see dag_window.go). Elsewhere its allocations are
+// nobody's until it begins a root.
 func dagAdopt(t *Task) {}
 
 // dagBlock: t gives up the baton in a blocking operation, a Sleep, a
@@ -194,7 +198,13 @@ func dagBlock(t *Task) {}
 
 // dagAcquire: t obtains the baton: allocations are t's from here on.
 // sched.mu held.
-func dagAcquire(t *Task) { switchTo(t.dn) }
+func dagAcquire(t *Task) {
+	if t.kind == kGuest && !t.placed {
+		t.placed = true
+		windowAdopt(t) // here, not at adoption: the root is the holder's to change
+	}
+	switchTo(t.dn)
+}
 
 // dagComm: a rendezvous between the holder h and the parked task p on an
 // unbuffered channel. sched.mu held.
@@ -203,8 +213,8 @@ func dagComm(h, p *Task) {}
 // dagRelease, dagReacquire: t runs a library call that starts other roots
 // or callbacks (testing.T.Run and friends) between the two. dagRelease is
 // called with sched.mu held.
-func dagRelease(t *Task, site Site)   {}
-func dagReacquire(t *Task, site Site) {}
+func dagRelease(t *Task, site Site)              {}
+func dagReacquire(t *Task, w *window, site Site) { windowClosed(w, site) }
 
 // commOp records a channel, mutex or Cond operation at site by the
 // holder: synchronisation between goroutines that the series-parallel

@@ -206,10 +206,13 @@
 // primitive (rtlib's own goroutines wait on channels without timers at
 // that point) and the Go runtime itself stops the process with "fatal
 // error: all goroutines are asleep - deadlock!" and exit status 2, as it
-// would stop the original program; rtlib flushes the profile first (when
+// would stop the original program; rtlib writes the profile first (when
 // nothing outside rtlib is pending it cannot know whether a timer will
-// fire, so it flushes whenever the run reaches that state after some
-// progress). Where the original would hang instead (pending timers,
+// fire, so it writes whenever the run reaches that state after some
+// progress). That write leaves the open roots open: most such waits are
+// for a timer, a deadline or a time.AfterFunc callback, and the run goes
+// on; if the process dies instead, the profile names the roots that had
+// not ended. Where the original would hang instead (pending timers,
 // go test's alarm, goroutines blocked in system calls), so does the
 // instrumented program. When the baton is free and tasks are parked on
 // locks, WaitGroups or groups, the watchdog also retries them 1, 4, 16,
@@ -308,10 +311,13 @@
 // without a hook for 5 ms while others wait, in a window or while
 // identities are checked, is presumed gone and loses the baton silently.
 //
-// For the testing package this works best when the rewriter makes the
-// function literal of T.Run a root too (its goroutine is then adopted
-// at BeginRoot and leaves at EndRoot) and releases the baton around
-// T.Parallel, which blocks until the parent test ends.
+// A goroutine adopted in a window opened by a task of a root is a
+// callback of the released call (the subtest of T.Run): it shares the
+// opener's part of the DAG, as if the call were the callback's body
+// (dag_window.go). The rewriter releases the baton around T.Parallel
+// too, which blocks until the parent test ends; a subtest that goes on
+// after its T.Run returned is no longer the parent's, and the parent's
+// root says that its figures may be too low.
 //
 // A testing/synctest bubble is left to Go's scheduler (sched_bubble.go): its
 // goroutines may not touch rtlib's channels, and its fake clock moves
@@ -383,7 +389,9 @@
 //
 // An instrumented program writes a spgo.profile/v1 file (package
 // rtlib/profile) at the end of every root and when it exits, panics,
-// calls log.Fatal or deadlocks (then marked partial), always atomically.
+// calls log.Fatal (then marked partial), and when every goroutine waits
+// (a possible deadlock: the open roots are written as not ended), always
+// atomically.
 // It reads:
 //
 //	SPGO_PROFILE       profile path (default spgo-profile.json, and then the

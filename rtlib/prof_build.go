@@ -16,7 +16,7 @@ func (r *proot) build() profile.Root {
 	res := r.res
 	if res == nil {
 		out.Exact = false
-		out.Reasons = []string{"the root had not ended when the profile was written"}
+		out.Reasons = []string{"the root had not ended when the profile was last written: the program deadlocked, hung or was killed while it ran, and its figures are not known"}
 		return out
 	}
 	out.Reasons = append(out.Reasons, r.reasons...)
@@ -35,6 +35,7 @@ func (r *proot) build() profile.Root {
 	}
 	out.CensusLag = r.lagged
 	if r.selfCheckFails(res) {
+		out.SelfCheckFailed = true
 		out.Reasons = append(out.Reasons, fmt.Sprintf("self-check: the serial peak (%d bytes) is above the most the heap can have held during the root (%d bytes, runtime/metrics at censuses): deaths were charged late", res.SerialPeak, r.obsPeak))
 	}
 	if cfg.census == censusOff {
@@ -59,6 +60,7 @@ func (r *proot) build() profile.Root {
 			out.Reasons = append(out.Reasons, fmt.Sprintf("from p = %d the figures' interval is wider than 3 %% + 256 KiB (at p = %d: %s to %s): deaths found at censuses may have happened up to a census interval earlier", wide, wide, mib(pt.Low), mib(pt.High)))
 		}
 	}
+	r.heapBound(&out)
 	out.Exact = len(out.Reasons) == 0
 	out.Unbounded = r.unbounded && !out.Exact
 	if res.Threshold != nil {
@@ -86,6 +88,31 @@ func (r *proot) lateReasons(res *mhwm.Result) []string {
 		out = append(out, fmt.Sprintf("%d bytes of small allocations by uninstrumented code (over 1%% of the figures and %d KiB) were seen only at a census and charged to the strand running then, possibly after the strand that made them", r.lagged, lagExact>>10))
 	}
 	return out
+}
+
+// heapBound holds the serial figure to what the run observed
+// (observeHeap): the root's objects are part of the heap, so the run
+// that happened held at most r.heapPeak of them, whatever the model
+// says. A serial peak above that is lowered to it, and above it by
+// more than the slack it fails the self-check (late deaths: the other
+// figures are likely too high too). The interval's high end is held to
+// the bound as well.
+func (r *proot) heapBound(out *profile.Root) {
+	b := r.heapPeak
+	if !r.heapSeen || b <= 0 {
+		return
+	}
+	if out.SerialPeak > b {
+		if out.SerialPeak > b+slackOf(b) && !out.SelfCheckFailed {
+			out.SelfCheckFailed = true
+			out.Reasons = append(out.Reasons, fmt.Sprintf("self-check: the model's serial peak (%s) is above the most the heap held during the run (%s: the live heap at a census plus what the runtime allocated before the next): the serial figure is that bound, and the other figures are likely too high", mib(out.SerialPeak), mib(b)))
+		}
+		out.SerialPeak = b
+	}
+	if out.SerialHigh != 0 {
+		out.SerialHigh = min(max(out.SerialHigh, out.SerialPeak), max(b, out.SerialPeak))
+		out.SerialLow = min(out.SerialLow, out.SerialPeak)
+	}
 }
 
 // selfCheckFails reports whether r's serial peak is above the most the

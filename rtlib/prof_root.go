@@ -55,6 +55,14 @@ type proot struct {
 	obsPeak int64 // max of lastObs plus the bytes allocated until the next census
 	shared  bool  // another root was open at a census: the heap was not this root's alone
 
+	// The observed bound (observeHeap): the most the process's heap can
+	// have held between the root's first census and its last, absolute
+	// (nothing subtracted), so that no schedule's figure for the run
+	// that happened can be above it.
+	heapSeen bool
+	heapLast int64 // live heap at the last census
+	heapPeak int64
+
 	done    bool
 	partial bool
 	res     *mhwm.Result
@@ -214,6 +222,7 @@ func beginRoot(t *Task, site Site) {
 		mem.on = true
 		mem.lastLarge, mem.lastSmall = readAllocs()
 		mem.hookedLarge, mem.hookedSmall, mem.own, mem.ownLarge = 0, 0, 0, 0
+		ownTasks.Store(0)
 		metrics.Read(mem.samples[2:])
 		mem.baseline = max(0, int64(mem.samples[2].Value.Uint64())-ownLive())
 		mem.based = true

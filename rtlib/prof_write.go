@@ -103,7 +103,20 @@ func writeAtRootEnd() {
 }
 
 // flushFinal writes the profile before the process ends abnormally.
-func flushFinal() {
+func flushFinal() { flushNow(true) }
+
+// flushWaiting writes the profile when every goroutine rtlib knows of
+// waits and nothing it knows of can wake one: a deadlock, after which
+// the Go runtime ends the process without running deferred calls, or a
+// wait for a timer, a context's deadline or code outside the program
+// (<-time.After(d)), after which the run goes on. The open roots are
+// written as they stand, not closed: closing one ends its DAG for good,
+// and a root that goes on would lose everything it does next (a test
+// that waited on a timer came out as 0 B). If the process dies here, the
+// profile names the roots that had not ended.
+func flushWaiting() { flushNow(false) }
+
+func flushNow(final bool) {
 	if cfg.path == "off" {
 		return
 	}
@@ -113,7 +126,7 @@ func flushFinal() {
 	if n == 0 {
 		return
 	}
-	if err := writeProfile(true); err != nil {
+	if err := writeProfile(final); err != nil {
 		fmt.Fprintf(os.Stderr, "spgo: %v\n", err)
 	}
 }

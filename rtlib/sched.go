@@ -154,6 +154,11 @@ var sched struct {
 
 	flushing bool // the holder flushes the profile in releaseLocked
 
+	// A yield's retry round of the parked tasks ran (sched_poll.go), at
+	// progress pollRoundAt.
+	pollRound   bool
+	pollRoundAt uint64
+
 	// A warning the watchdog prints at the next progress, unless
 	// probeTask comes back first.
 	probe     bool
@@ -245,7 +250,7 @@ func newTaskLocked(kind taskKind) *Task {
 		sched.free = sched.free[:len(sched.free)-1]
 	} else {
 		t = &Task{sig: make(chan struct{}, 1)}
-		mem.own += taskBytes // rtlib's, not the program's (read at the next census)
+		ownTasks.Add(taskBytes) // rtlib's, not the program's (read at the next census)
 	}
 	sched.nextID++
 	t.id = sched.nextID
@@ -476,7 +481,7 @@ var flushes atomic.Int32
 
 func flushForDeadlock() {
 	flushes.Add(1)
-	Flush()
+	flushWaiting()
 }
 
 // retryRoundLocked lets every parked task (but Cond waiters) retry once,
@@ -896,10 +901,27 @@ func self() *Task {
 // slowSelves counts the callers identified by id (tests).
 var slowSelves atomic.Int64
 
-func selfSlow() *Task {
+func selfSlow() *Task { return selfID(mustCheck()) }
+
+// selfMaybeForeign is self, or, if foreign, self with the caller always
+// identified: a function value rtlib hands to code it does not see (a
+// time.AfterFunc callback) runs on a goroutine that may call it while
+// the holder runs, and taken for the holder it would change the
+// holder's state beside it.
+func selfMaybeForeign(foreign bool) *Task {
+	if foreign {
+		return selfID(true)
+	}
+	return self()
+}
+
+// selfID identifies the caller by its goroutine id; check says that
+// every caller must be (see mustCheck). (A holder whose id was never
+// needed is claimed by the first caller, the holder itself unless the
+// holder has not called a hook since identities began to be checked.)
+func selfID(check bool) *Task {
 	slowSelves.Add(1)
 	id := goid()
-	check := mustCheck()
 	sched.mu.Lock()
 	c := cur.Load()
 	if c != nil && !check && (len(sched.windows) == 0 || c.goid == id || c.goid == 0 && sched.goids.at(id) == nil) {

@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"runtime"
 	"slices"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -134,3 +135,57 @@ var (
 	goidMu  sync.Mutex
 	goidBuf [160]byte // the header line, and a little of the next
 )
+
+// goroutineAlive reports whether a goroutine with id exists, from the
+// headers of runtime.Stack for all goroutines. That stops the world and
+// is proportional to the goroutines and their stacks: the watchdog
+// calls it only for an adopted goroutine that kept the baton without a
+// hook (see watch), which is usually one whose callback returned. A
+// listing larger than aliveMax is not read: the goroutine is taken to
+// be alive.
+func goroutineAlive(id uint64) bool {
+	aliveMu.Lock()
+	defer aliveMu.Unlock()
+	for {
+		if aliveBuf == nil {
+			aliveBuf = make([]byte, 64<<10)
+		}
+		n := runtime.Stack(aliveBuf, true)
+		if n < len(aliveBuf) {
+			return hasGoroutine(aliveBuf[:n], id)
+		}
+		if 2*len(aliveBuf) > aliveMax {
+			return true
+		}
+		aliveBuf = make([]byte, 2*len(aliveBuf))
+	}
+}
+
+// aliveMax bounds goroutineAlive's buffer, which is kept for the next
+// call (rtlib's allocations are read as the program's uninstrumented
+// bytes: one, not one per call).
+const aliveMax = 16 << 20
+
+var (
+	aliveMu  sync.Mutex
+	aliveBuf []byte
+)
+
+// hasGoroutine reports whether the runtime.Stack listing st has a
+// goroutine with id.
+func hasGoroutine(st []byte, id uint64) bool {
+	var hdr [32]byte
+	h := append(append(hdr[:0], "goroutine "...), strconv.FormatUint(id, 10)...)
+	h = append(h, " ["...)
+	for len(st) > 0 {
+		if bytes.HasPrefix(st, h) {
+			return true
+		}
+		i := bytes.Index(st, []byte("\n\ngoroutine "))
+		if i < 0 {
+			return false
+		}
+		st = st[i+2:]
+	}
+	return false
+}

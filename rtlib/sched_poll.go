@@ -106,7 +106,14 @@ func tried(site Site, ok bool) bool {
 // its done channel, a timer), and while the holder polls without ever
 // blocking the baton is never free for the watchdog's rounds. ants's
 // ReleaseContext loops on closed channels until its ticker goroutine,
-// parked on a cancelled context, has ended.
+// parked on a cancelled context, has ended. A round that changed nothing
+// is followed by external mode instead of another round: the parked
+// channel operations, WaitGroup waits and selects wait for real while
+// the holder runs on. A retry and a poll are both non-blocking, so a
+// sender parked on an unbuffered channel and a poller's select {
+// case <-stop: return; default: } would never meet (a cache's test
+// suite hung there); in external mode the sender's real send is ready
+// when the poller next looks.
 func yield(t *Task) {
 	t.polls = 0
 	sched.mu.Lock()
@@ -116,7 +123,20 @@ func yield(t *Task) {
 	}
 	if t.resumer == nil && sched.readyHead == nil {
 		if sched.emptyYields++; sched.emptyYields%retryEvery == 0 {
-			retryParkedLocked(false)
+			if sched.pollRound && sched.pollRoundAt == sched.progress {
+				// The last round changed nothing. A retry is a
+				// non-blocking attempt, and so is the holder's poll:
+				// a sender parked on an unbuffered channel and a
+				// poller's select { case <-stop: ... default: } never
+				// meet. The parked channel operations wait for real
+				// instead, as when the baton is free (externalLocked):
+				// one that completes queues for the baton.
+				externalLocked()
+				sched.pollRound = false
+			} else {
+				retryParkedLocked(false)
+				sched.pollRound, sched.pollRoundAt = true, sched.progress
+			}
 		}
 		if sched.readyHead == nil {
 			sched.mu.Unlock()

@@ -145,12 +145,16 @@ func CondWait(site Site, c *sync.Cond) {
 
 // Signal is sync.Cond.Signal: it wakes the first rtlib waiter of c, and a
 // waiter of uninstrumented code if there is one.
-func Signal(c *sync.Cond) {
+func Signal(c *sync.Cond) { signal(c, false) }
+
+// signal is Signal; foreign says the caller may be a goroutine rtlib has
+// not seen (SignalFunc): it is identified, never taken for the holder.
+func signal(c *sync.Cond, foreign bool) {
 	if inBubble() {
 		c.Signal()
 		return
 	}
-	self()
+	selfMaybeForeign(foreign)
 	recRelay(rec.signals, unsafe.Pointer(c), true, trace.Cond)
 	if nparkedA.Load() > 0 {
 		sched.mu.Lock()
@@ -163,12 +167,15 @@ func Signal(c *sync.Cond) {
 }
 
 // Broadcast is sync.Cond.Broadcast.
-func Broadcast(c *sync.Cond) {
+func Broadcast(c *sync.Cond) { broadcast(c, false) }
+
+// broadcast is Broadcast; foreign as for signal.
+func broadcast(c *sync.Cond, foreign bool) {
 	if inBubble() {
 		c.Broadcast()
 		return
 	}
-	self()
+	selfMaybeForeign(foreign)
 	recRelay(rec.signals, unsafe.Pointer(c), true, trace.Cond)
 	if nparkedA.Load() > 0 {
 		sched.mu.Lock()
@@ -185,10 +192,10 @@ func Broadcast(c *sync.Cond) {
 // SignalFunc is the method value c.Signal: code rtlib does not see
 // (time.AfterFunc, reflect, a dependency) calls it and rtlib's waiters
 // wake.
-func SignalFunc(c *sync.Cond) func() { return func() { Signal(c) } }
+func SignalFunc(c *sync.Cond) func() { return func() { signal(c, true) } }
 
 // BroadcastFunc is the method value c.Broadcast (see SignalFunc).
-func BroadcastFunc(c *sync.Cond) func() { return func() { Broadcast(c) } }
+func BroadcastFunc(c *sync.Cond) func() { return func() { broadcast(c, true) } }
 
 // LockerLock is sync.Locker.Lock, a lock through the interface (a
 // sync.Cond's L): by the dynamic type, a Mutex or RWMutex (or its
@@ -358,6 +365,6 @@ func Reacquired(t Token) {
 	sched.mu.Unlock()
 	waitBaton(task)
 	settle(task)
-	dagReacquire(task, tok.site)
+	dagReacquire(task, w, tok.site)
 	beat(tok.site)
 }

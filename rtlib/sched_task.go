@@ -13,6 +13,7 @@ import (
 type Task struct {
 	site     Site
 	returned bool
+	placed   bool // a guest's place in the DAG was chosen (windowAdopt)
 
 	id      uint64 // creation order, deterministic
 	gen     uint32 // incarnation, for references that outlive a recycling

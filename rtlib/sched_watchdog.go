@@ -250,6 +250,16 @@ func watchdog(timer *time.Timer) {
 			// that waits a moment for a lock of rtlib's.)
 			if blockedTicks++; blockedTicks >= 2 {
 				blockedTicks = 0
+				if h.kind == kGuest && h.goid != 0 && !goroutineAlive(h.goid) {
+					// An adopted goroutine whose callback returned
+					// (a time.AfterFunc function): it is gone, and
+					// nothing it did can be charged late.
+					retireLocked(h)
+					syncAttnLocked()
+					sched.mu.Unlock()
+					holder = nil
+					continue
+				}
 				noteBlocked(site)
 				stealLocked(h)
 				syncAttnLocked()

@@ -109,6 +109,7 @@ type htmlSummaryRow struct {
 	ID, Name  string
 	Exact     bool
 	Unbounded bool // a figure may be too low (profile.Root.Unbounded)
+	SelfCheck bool // the run held less than the model says (profile.Root.SelfCheckFailed)
 	Cells     []string
 	Serial    string
 	Note      string
@@ -121,6 +122,7 @@ type htmlRoot struct {
 	Open      bool
 	Exact     bool
 	Unbounded bool // a figure may be too low (profile.Root.Unbounded)
+	SelfCheck bool // the run held less than the model says (profile.Root.SelfCheckFailed)
 	Reasons   []string
 	// Threshold is the threshold mode's answer in words.
 	Threshold string
@@ -294,7 +296,7 @@ func newHTMLPage(p *profile.Profile, o HTMLOptions) *htmlPage {
 	for i := range p.Roots {
 		r := &p.Roots[i]
 		id := "root-" + strconv.Itoa(i)
-		row := htmlSummaryRow{ID: id, Name: r.Name, Exact: r.Exact, Unbounded: r.Unbounded, Serial: Bytes(r.SerialPeak)}
+		row := htmlSummaryRow{ID: id, Name: r.Name, Exact: r.Exact, Unbounded: r.Unbounded, SelfCheck: r.SelfCheckFailed, Serial: Bytes(r.SerialPeak)}
 		for _, q := range pg.SummaryPs {
 			if v, ok := r.MHWMAt(q); ok {
 				row.Cells = append(row.Cells, Bytes(v))
@@ -344,7 +346,7 @@ func htmlThreshold(t *profile.ThresholdAnswer) string {
 }
 
 func newHTMLRoot(p *profile.Profile, r *profile.Root, id string, o HTMLOptions, byFunc bool, src *htmlSources) (*htmlRoot, *htmlRootData) {
-	hr := &htmlRoot{ID: id, Name: r.Name, Exact: r.Exact, Unbounded: r.Unbounded, Reasons: r.Reasons, Serial: Bytes(r.SerialPeak), By: "line"}
+	hr := &htmlRoot{ID: id, Name: r.Name, Exact: r.Exact, Unbounded: r.Unbounded, SelfCheck: r.SelfCheckFailed, Reasons: r.Reasons, Serial: Bytes(r.SerialPeak), By: "line"}
 	if !r.Exact && r.HasInterval() {
 		hr.Interval = true
 		if r.SerialHigh != 0 {

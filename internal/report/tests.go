@@ -36,7 +36,12 @@ func Tests(w io.Writer, pkg string, p *profile.Profile, o Options) error {
 			}
 		}
 		exact := "yes"
-		if !r.Exact {
+		switch {
+		case r.SelfCheckFailed:
+			exact = "no (self-check)"
+		case r.Unbounded:
+			exact = "no (no bound)"
+		case !r.Exact:
 			exact = "no"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t\n", Bytes(r.SerialPeak), exact)

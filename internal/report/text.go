@@ -120,6 +120,8 @@ func exactness(r *profile.Root) string {
 	switch {
 	case r.Exact:
 		return "exact"
+	case r.SelfCheckFailed:
+		return selfCheckState
 	case r.HasInterval():
 		lo, hi, _ := r.IntervalAt(len(r.MHWM))
 		return fmt.Sprintf("not exact (MHWM_%d between %s and %s)", len(r.MHWM), Bytes(lo), Bytes(hi))
@@ -128,6 +130,10 @@ func exactness(r *profile.Root) string {
 	}
 	return "not exact (an upper bound)"
 }
+
+// selfCheckState says what the figures of a root are when the run's own
+// observation contradicts them.
+const selfCheckState = "not exact (self-check failed: the run held less than the model says; the figures are likely too high)"
 
 // unboundedState says what the figures of a root are when a reason says
 // one may be below the truth.

@@ -376,6 +376,9 @@ func (p *Profile) validateRoot(i int, bad func(string, ...any) error) error {
 	if r.Unbounded && (r.Exact || r.SerialHigh != 0) {
 		return bad("root %s: unbounded, yet exact or with an interval", r.Name)
 	}
+	if r.SelfCheckFailed && r.Exact {
+		return bad("root %s: its self-check failed, yet exact", r.Name)
+	}
 	if err := checkInterval(r.SerialLow, r.SerialPeak, r.SerialHigh); err != "" {
 		return bad("root %s: serial peak: %s", r.Name, err)
 	}

@@ -71,6 +71,12 @@ type Root struct {
 	// limit not modelled, bytes charged to the wrong strand): the figures
 	// then bound nothing, and there is no interval. Never with Exact.
 	Unbounded bool `json:"unbounded,omitempty"`
+	// SelfCheckFailed is true when the run's own observation contradicts
+	// the model: the serial peak the model computed was above the most
+	// the process's heap held during the root (runtime/metrics at
+	// censuses). SerialPeak is then that observed bound, and the other
+	// figures are likely too high. Never with Exact.
+	SelfCheckFailed bool `json:"self_check_failed,omitempty"`
 	// MHWM is MHWM_p for p = 1 … PMax, in order.
 	MHWM []Point `json:"mhwm"`
 	// SerialPeak is the peak of the child-first serial run; SerialLow
