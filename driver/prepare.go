@@ -170,6 +170,13 @@ func cacheDir(dir string, env []string) (string, error) {
 				dir = v
 			}
 		}
+		if dir != "" && !filepath.IsAbs(dir) {
+			// Relative to the directory spbuild runs in, it would put
+			// the cache (instrumented copies of the user's files, a
+			// go.mod) inside the user's module. The go command refuses
+			// a relative GOCACHE the same way.
+			return "", fmt.Errorf("SPGO_CACHE=%q is a relative path: set it to an absolute path", dir)
+		}
 	}
 	if dir == "" {
 		base, err := os.UserCacheDir()

@@ -7,7 +7,7 @@
 //	spreport curve [-lines n] [-root name] profile.json
 //	spreport diff  [-q n] [-max-increase PCT|SIZE] [-noise SIZE,PCT] [-format text|markdown|github] [-lines n] [-root name] base.json change.json
 //	spreport diff  -qs q,q2 [flags] profile.json
-//	spreport html  [-o file] [-q n] [-by line|func|type] [-lines n] [-diff base.json [-noise SIZE,PCT] | -qs q,q2] profile.json
+//	spreport html  [-o file] [-src dir] [-q n] [-by line|func|type] [-lines n] [-diff base.json [-noise SIZE,PCT] | -qs q,q2] profile.json
 //	spreport pprof [-o file] [-q list] [-by line|type] [-root name] profile.json
 //
 // show prints, per root, MHWM_p for the chosen p with the serial peak and
@@ -63,7 +63,7 @@ const usage = `usage:
 	spreport curve [-lines n] [-root name] profile.json
 	spreport diff  [-q n] [-max-increase PCT|SIZE] [-noise SIZE,PCT] [-format text|markdown|github] [-lines n] [-root name] base.json change.json
 	spreport diff  -qs q,q2 [flags] profile.json
-	spreport html  [-o file] [-q n] [-by line|func|type] [-lines n] [-diff base.json [-noise SIZE,PCT] | -qs q,q2] profile.json
+	spreport html  [-o file] [-src dir] [-q n] [-by line|func|type] [-lines n] [-diff base.json [-noise SIZE,PCT] | -qs q,q2] profile.json
 	spreport pprof [-o file] [-q list] [-by line|type] [-root name] profile.json
 Run 'spreport <command> -h' for the flags of a command.
 `
@@ -396,7 +396,7 @@ func repoPrefix(sourceRoot string) string {
 }
 
 func cmdHTML(args []string, stdout io.Writer) error {
-	fs := flags("html", "html [-o file] [-q n] [-by line|func|type] [-lines n] [-diff base.json [-noise SIZE,PCT] | -qs q,q2] profile.json")
+	fs := flags("html", "html [-o file] [-src dir] [-q n] [-by line|func|type] [-lines n] [-diff base.json [-noise SIZE,PCT] | -qs q,q2] profile.json")
 	out := fs.String("o", "spgo.html", "output file (- for standard output)")
 	q := fs.Int("q", 0, "processor count of the per-line view (default the largest)")
 	by := fs.String("by", "line", "heap bands by line, func or type (type adds the worst case by type)")
@@ -404,9 +404,13 @@ func cmdHTML(args []string, stdout io.Writer) error {
 	base := fs.String("diff", "", "add a diff view against this baseline profile")
 	qs := fs.String("qs", "", "add a diff view of two processor counts q,q2 of the profile")
 	noise := fs.String("noise", report.DefaultNoise().Spec(), "with -diff: "+noiseHelp)
+	srcDir := fs.String("src", "", "read source files from this directory (default: the profile's source root if it is the current directory or below it)")
 	pos, err := parse(fs, stdout, args, 1, 1)
 	if err != nil {
 		return err
+	}
+	if *out != "-" && (sameFile(*out, pos[0]) || *base != "" && sameFile(*out, *base)) {
+		return usageError{fmt.Sprintf("-o %s would overwrite a profile it reads", *out)}
 	}
 	if *by != "line" && *by != "func" && *by != "type" {
 		return usageError{fmt.Sprintf("-by %q: want line, func or type", *by)}
@@ -418,7 +422,7 @@ func cmdHTML(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	o := report.HTMLOptions{Title: strings.Join(p.Args, " "), Q: *q, Lines: *lines, By: *by}
+	o := report.HTMLOptions{Title: strings.Join(p.Args, " "), Q: *q, Lines: *lines, By: *by, SourceDir: *srcDir}
 	if *base != "" || *qs != "" {
 		empty := ""
 		df := diffFlags{q: q, qs: qs, root: &empty, noise: noise}
@@ -427,6 +431,13 @@ func cmdHTML(args []string, stdout io.Writer) error {
 		}
 	}
 	return writeOut(*out, stdout, func(w io.Writer) error { return report.WriteHTML(w, p, o) })
+}
+
+// sameFile reports whether a and b name one existing file.
+func sameFile(a, b string) bool {
+	fa, err1 := os.Stat(a)
+	fb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
 }
 
 func cmdPprof(args []string, stdout io.Writer) error {

@@ -235,11 +235,38 @@ func TestFiles(t *testing.T) {
 func TestDiffJitter(t *testing.T) {
 	for _, limit := range []string{"0%", "0B", "5%"} {
 		stdout, stderr, code := spreport("diff", "-max-increase", limit, "-format", "github", rerun, tiles)
-		if code != 0 || strings.Contains(stdout, "::") {
+		if code != 0 || strings.Contains(stdout, "::warning") || strings.Contains(stdout, "::error") || strings.Contains(stdout, "::notice") {
 			t.Errorf("-max-increase %s: exit %d, annotations:\n%s%s", limit, code, stdout, stderr)
 		}
 	}
 	if _, _, code := spreport("diff", "-max-increase", "0%", "-qs", "1,2", tiles); code != 1 {
 		t.Errorf("growth from p=1 to 2 passes the gate: exit %d", code)
+	}
+}
+
+// TestHTMLOwnInput: html -o naming the profile it reads (or its -diff
+// baseline) is refused, and the profile stays as it was.
+func TestHTMLOwnInput(t *testing.T) {
+	data, err := os.ReadFile(tiles)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	p := filepath.Join(dir, "p.json")
+	base := filepath.Join(dir, "base.json")
+	os.WriteFile(p, data, 0o644)
+	os.WriteFile(base, data, 0o644)
+	for _, args := range [][]string{
+		{"html", "-o", p, p},
+		{"html", "-o", base, "-diff", base, p},
+	} {
+		if _, stderr, code := spreport(args...); code != 2 || !strings.Contains(stderr, "would overwrite") {
+			t.Errorf("%v: exit %d, stderr %q", args, code, stderr)
+		}
+	}
+	for _, f := range []string{p, base} {
+		if got, _ := os.ReadFile(f); !bytes.Equal(got, data) {
+			t.Errorf("%s changed", f)
+		}
 	}
 }

@@ -88,7 +88,7 @@ func TestHTMLInBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	p.SourceRoot = abs
-	page := writeTestHTML(t, p, HTMLOptions{Title: "-pmax 64", Diff: tilesDiff(t)})
+	page := writeTestHTML(t, p, HTMLOptions{Title: "-pmax 64", Diff: tilesDiff(t), SourceDir: abs})
 	file := filepath.Join(dir, "report.html")
 	if err := os.WriteFile(file, []byte(page), 0o644); err != nil {
 		t.Fatal(err)

@@ -346,3 +346,48 @@ func TestCurve(t *testing.T) {
 		t.Errorf("rows %v, want 1 2 4 8 16 32 64", rows)
 	}
 }
+
+// TestDiffGitHubInjection: names and source text come from profiles,
+// which a pull request controls. In -format github output no line but
+// spgo's own annotations may read as a workflow command: the plain
+// summary is fenced by stop-commands with a token derived from it.
+func TestDiffGitHubInjection(t *testing.T) {
+	evil := "::error file=evil.go,line=1::INJECTED"
+	base := tProf(tRoot(evil, tLine("main.go", 10, evil, evil, 100, 200)))
+	change := tProf(tRoot(evil, tLine("main.go", 10, evil, evil, 100, 400)))
+	d, err := DiffProfiles(base, change, "base.json", "change.json", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lim := Limit{Percent: 5, IsPercent: true}
+	var b strings.Builder
+	if err := d.WriteGitHub(&b, DiffOptions{Limit: &lim}); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	token := ""
+	for i, l := range lines {
+		l = strings.TrimSpace(l)
+		switch {
+		case token != "" && l == "::"+token+"::":
+			token = ""
+		case token != "":
+			// inside the fence: commands are not read
+		case strings.HasPrefix(l, "::stop-commands::"):
+			token = strings.TrimPrefix(l, "::stop-commands::")
+			if !strings.HasPrefix(token, "spgo-") || strings.Contains(b.String(), "::"+token+"::INJECTED") {
+				t.Errorf("line %d: token %q", i, token)
+			}
+		case strings.HasPrefix(l, "::error file=main.go,") || strings.HasPrefix(l, "::error title=spgo MHWM gate::"):
+			// spgo's own, with the fields escaped in the message
+			if strings.Contains(strings.SplitN(l, "::", 3)[1], "evil.go") {
+				t.Errorf("line %d: a property from the profile: %s", i, l)
+			}
+		case strings.HasPrefix(l, "::"):
+			t.Errorf("line %d reads as a workflow command: %s", i, l)
+		}
+	}
+	if token != "" {
+		t.Errorf("the stop-commands fence is not closed:\n%s", b.String())
+	}
+}

@@ -29,10 +29,16 @@ type HTMLOptions struct {
 	// Diff, when set, adds the diff view (from DiffProfiles or DiffPs).
 	Diff *Diff
 	// Source returns a source file's contents by the profile's file name;
-	// nil reads the Go files below p.SourceRoot, named relative to it or
-	// by absolute paths (other files, and files not found, are shown
-	// from the profile's Line.Text only).
+	// nil reads the Go files below SourceDir, named relative to it or by
+	// absolute paths, after symbolic links are resolved (other files, and
+	// files not found, are shown from the profile's Line.Text only).
 	Source func(file string) ([]byte, error)
+	// SourceDir is the directory source files are read from. Empty: the
+	// profile's source_root when that is the current directory or below
+	// it, else none. A profile may come from someone else (a pull
+	// request): it does not choose which directory of the reader's
+	// machine the page shows files from.
+	SourceDir string
 }
 
 //go:embed html.tmpl
@@ -291,7 +297,7 @@ func newHTMLPage(p *profile.Profile, o HTMLOptions) *htmlPage {
 		pg.ByteSeconds = htmlByteSeconds(bs)
 	}
 	pg.SummaryPs = DefaultPs(max(p.PMax, 1))
-	src := newHTMLSources(p, o.Source)
+	src := newHTMLSources(sourceDir(p, o.SourceDir), o.Source)
 	pg.Data.N = o.Lines
 	for i := range p.Roots {
 		r := &p.Roots[i]
@@ -562,24 +568,77 @@ type htmlSources struct {
 	err   map[string]error
 }
 
-func newHTMLSources(p *profile.Profile, read func(string) ([]byte, error)) *htmlSources {
+func newHTMLSources(root string, read func(string) ([]byte, error)) *htmlSources {
 	if read == nil {
-		root := p.SourceRoot
-		read = func(file string) ([]byte, error) {
-			// Only Go files, and only below the source root, whether
-			// named relative to it or absolute: a profile cannot make the
-			// page embed other files.
-			if filepath.Ext(file) != ".go" {
-				return nil, fmt.Errorf("%s: not a Go source file", file)
-			}
-			rel, ok := belowRoot(root, file)
-			if !ok {
-				return nil, fmt.Errorf("%s: outside the source root", file)
-			}
-			return os.ReadFile(filepath.Join(root, rel))
-		}
+		read = func(file string) ([]byte, error) { return readBelow(root, file) }
 	}
 	return &htmlSources{read: read, cache: map[string][]string{}, err: map[string]error{}}
+}
+
+// sourceDir is the directory the page reads source files from: dir when
+// given, else the profile's source root if it is the current directory
+// or below it, else none ("").
+func sourceDir(p *profile.Profile, dir string) string {
+	if dir != "" || p.SourceRoot == "" {
+		return dir
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	if _, ok := belowResolved(wd, p.SourceRoot); ok || sameDir(wd, p.SourceRoot) {
+		return p.SourceRoot
+	}
+	return ""
+}
+
+// readBelow reads file, a Go file below root (named relative to it or by
+// an absolute path), only if it is still below root once symbolic links
+// are resolved: a profile cannot make the page embed other files.
+func readBelow(root, file string) ([]byte, error) {
+	if filepath.Ext(file) != ".go" {
+		return nil, fmt.Errorf("%s: not a Go source file", file)
+	}
+	if root == "" {
+		return nil, fmt.Errorf("%s: no source directory (spreport html -src)", file)
+	}
+	rel, ok := belowRoot(root, file)
+	if !ok {
+		return nil, fmt.Errorf("%s: outside the source root", file)
+	}
+	real, ok := belowResolved(root, filepath.Join(root, rel))
+	if !ok {
+		return nil, fmt.Errorf("%s: outside the source root once links are resolved", file)
+	}
+	return os.ReadFile(real)
+}
+
+// belowResolved returns path with its symbolic links resolved, and
+// whether that is below root with root's resolved.
+func belowResolved(root, path string) (string, bool) {
+	r, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return "", false
+	}
+	if r, err = filepath.Abs(r); err != nil {
+		return "", false
+	}
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return "", false
+	}
+	if real, err = filepath.Abs(real); err != nil {
+		return "", false
+	}
+	rel, err := filepath.Rel(r, real)
+	return real, err == nil && filepath.IsLocal(rel)
+}
+
+// sameDir reports whether a and b are the same directory.
+func sameDir(a, b string) bool {
+	fa, err1 := os.Stat(a)
+	fb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
 }
 
 // belowRoot returns file's name relative to root when it is below root:

@@ -314,9 +314,9 @@ func tilesDiff(t testing.TB) *Diff {
 func TestHTMLRealProfile(t *testing.T) {
 	p := readHTMLProfile(t, "tiles")
 	d := tilesDiff(t)
-	page := writeTestHTML(t, p, HTMLOptions{Title: "-pmax 64", Diff: d})
+	page := writeTestHTML(t, p, HTMLOptions{Title: "-pmax 64", Diff: d, SourceDir: p.SourceRoot})
 	doc := parsePage(t, page)
-	if again := writeTestHTML(t, p, HTMLOptions{Title: "-pmax 64", Diff: d}); again != page {
+	if again := writeTestHTML(t, p, HTMLOptions{Title: "-pmax 64", Diff: d, SourceDir: p.SourceRoot}); again != page {
 		t.Error("two pages of one profile differ")
 	}
 	if title := doc.one(t, "head").one(t, "title").text(); title != "spgo: tiles -pmax 64" {
@@ -846,7 +846,7 @@ func TestHTMLSourcesConfined(t *testing.T) {
 			root = filepath.Join(dir, tt.root)
 		}
 		file := strings.Replace(tt.file, "{dir}", dir, 1)
-		src := newHTMLSources(&profile.Profile{SourceRoot: root}, nil)
+		src := newHTMLSources(root, nil)
 		if _, err := src.lines(file); (err == nil) != tt.ok {
 			t.Errorf("root %q, %s: read error %v, want readable = %v", tt.root, tt.file, err, tt.ok)
 		}
@@ -883,11 +883,55 @@ func TestHTMLAbsoluteOutsideRoot(t *testing.T) {
 	r := &p.Roots[0]
 	r.Lines[1].File, r.Lines[1].Line = secret, 10 // Text "x := 1"
 	r.Lines[2].File, r.Lines[2].Line = inside, 10 // Text "y := new(T)"
-	page := writeTestHTML(t, p, HTMLOptions{})
+	page := writeTestHTML(t, p, HTMLOptions{SourceDir: root})
 	if strings.Contains(page, "SECRET_TOKEN_42") {
 		t.Error("the page embeds a line of a file outside the source root")
 	}
 	if !strings.Contains(page, "INSIDE_TOKEN_7") {
 		t.Error("the page lacks the context of a file below the source root named by an absolute path")
+	}
+}
+
+// TestHTMLSourceDirChosen: the directory sources are read from is the
+// reader's, not the profile's. A profile whose source_root is "/" (or
+// any directory above the current one) gets no file read; a symbolic
+// link below the source directory that leads out of it is not followed.
+func TestHTMLSourceDirChosen(t *testing.T) {
+	dir := t.TempDir()
+	root := filepath.Join(dir, "root")
+	os.MkdirAll(root, 0o755)
+	secret := filepath.Join(dir, "secret.go")
+	os.WriteFile(secret, []byte("package s\n"), 0o644)
+	os.WriteFile(filepath.Join(root, "a.go"), []byte("package a\n"), 0o644)
+	if err := os.Symlink(secret, filepath.Join(root, "link.go")); err != nil {
+		t.Skip(err)
+	}
+	os.Symlink(dir, filepath.Join(root, "up"))
+	t.Chdir(root)
+	for _, tt := range []struct {
+		srcRoot, dirOpt string
+		want            string
+	}{
+		{root, "", root},  // the current directory
+		{"/", "", ""},     // above it: the profile does not choose
+		{dir, "", ""},     // above it
+		{dir, root, root}, // the reader's choice wins
+	} {
+		if got := sourceDir(&profile.Profile{SourceRoot: tt.srcRoot}, tt.dirOpt); got != tt.want {
+			t.Errorf("source_root %q, -src %q: read from %q, want %q", tt.srcRoot, tt.dirOpt, got, tt.want)
+		}
+	}
+	for _, tt := range []struct {
+		file string
+		ok   bool
+	}{
+		{"a.go", true},
+		{"link.go", false},      // a link out of the root
+		{"up/secret.go", false}, // a directory link out of it
+		{secret, false},
+	} {
+		if _, err := readBelow(root, tt.file); (err == nil) != tt.ok {
+			t.Errorf("%s: err %v, want readable %v", tt.file, err, tt.ok)
+		}
 	}
 }

@@ -358,6 +358,9 @@ func (p *Profile) validateRoot(i int, bad func(string, ...any) error) error {
 	if r.Name == "" {
 		return bad("root %d has no name", i)
 	}
+	if controlChar(r.Name) {
+		return bad("root %d: its name %q holds a control character", i, r.Name)
+	}
 	for _, c := range []struct {
 		field string
 		n     int64
@@ -421,7 +424,11 @@ func (p *Profile) validateRoot(i int, bad func(string, ...any) error) error {
 	}
 	perLine := false
 	for _, l := range r.Lines {
-		where := fmt.Sprintf("root %s: %s:%d", r.Name, l.File, l.Line)
+		where := fmt.Sprintf("root %s: %q:%d", r.Name, l.File, l.Line)
+		if controlChar(l.File) || controlChar(l.Func) || controlChar(l.Text) {
+			return bad("%s: a control character in its file, function or text", where)
+		}
+		where = fmt.Sprintf("root %s: %s:%d", r.Name, l.File, l.Line)
 		if l.AllocBytes < 0 {
 			return bad("%s: alloc_bytes %d < 0", where, l.AllocBytes)
 		}
@@ -696,4 +703,17 @@ func sumString(total int64, ok bool) string {
 		return "beyond the int64 range"
 	}
 	return strconv.FormatInt(total, 10)
+}
+
+// controlChar reports whether s holds a control character other than a
+// tab: no name, path or line of source rtlib writes has one, and in a
+// report's output a newline or carriage return could start a line of the
+// reader's choosing (a GitHub Actions workflow command).
+func controlChar(s string) bool {
+	for _, c := range s {
+		if c != '\t' && (c < 0x20 || c == 0x7f || c == 0x85 || c == 0x2028 || c == 0x2029) {
+			return true
+		}
+	}
+	return false
 }

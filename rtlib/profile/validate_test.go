@@ -295,7 +295,8 @@ func TestValidateRules(t *testing.T) {
 		{"curve above the peak", func(p *Profile) { sim(p, 3).Curve[2].Bytes = 201 }, ws4 + "curve's highest point 201, peak_bytes is 200"},
 		{"curve of one point", func(p *Profile) { sim(p, 3).Curve = []SimPoint{{25, 200}} }, ""},
 		// one line even for a name with a newline
-		{"name with newline", func(p *Profile) { root(p).Name = "a\nb\u2028c"; root(p).Work = -1 }, `invalid profile: root a\nb\u2028c: work -1 < 0`},
+		{"name with newline", func(p *Profile) { root(p).Name = "a\nb\u2028c"; root(p).Work = -1 }, `invalid profile: root 0: its name "a\nb\u2028c" holds a control character`},
+		{"line text with newline", func(p *Profile) { root(p).Lines[0].Text = "x\n::error file=evil.go,line=1::INJECTED" }, `invalid profile: root main.main: "main.go":10: a control character in its file, function or text`},
 		// the existing rules still hold
 		{"MHWM decreasing", func(p *Profile) { root(p).MHWM[3].Bytes = 90 }, r0 + "MHWM_4 = 90 is below MHWM_3"},
 		{"MHWM count", func(p *Profile) { root(p).MHWM = root(p).MHWM[:3] }, r0 + "3 MHWM figures for pmax 4"},
