@@ -166,6 +166,9 @@ func (r *fileRewriter) call(c *dstutil.Cursor, n *dst.CallExpr) {
 			r.warn(ac.Pos(), "deferred blocking call not instrumented: it keeps the baton while it blocks")
 			return
 		}
+		if fn.FullName() == "(*testing.T).Run" {
+			r.subtestBody(n, ac)
+		}
 		tok := r.rtCall("Release", r.site(ac.Lparen, "Call"))
 		c.Replace(r.rtCall("Reacquire", tok, n))
 	case "testing/synctest.Test", "testing/synctest.Run":
@@ -179,6 +182,26 @@ func (r *fileRewriter) call(c *dstutil.Cursor, n *dst.CallExpr) {
 		// need the baton meanwhile.
 		r.releasedStmt(c, ac, "Release", "Reacquired")
 	}
+}
+
+// subtestBody puts defer rt.SubEnd(rt.SubBegin()) first in the function
+// literal a T.Run call is given: a subtest that calls t.Parallel runs
+// after its test function returned, and rtlib keeps the test's root open
+// until the subtest's body has ended (rtlib/dag_window.go). First, so
+// that SubEnd runs after the body's other deferred hooks.
+func (r *fileRewriter) subtestBody(n *dst.CallExpr, ac *ast.CallExpr) {
+	if len(n.Args) != 2 || len(ac.Args) != 2 {
+		return
+	}
+	lit, ok := n.Args[1].(*dst.FuncLit)
+	alit, ok2 := ac.Args[1].(*ast.FuncLit)
+	if !ok || !ok2 {
+		return
+	}
+	st := &dst.DeferStmt{Call: r.rtCall("SubEnd", r.rtCall("SubBegin"))}
+	r.origin[st] = r.pos(alit.Body.Lbrace)
+	lit.Body.List = append([]dst.Stmt{st}, lit.Body.List...)
+	r.changed = true
 }
 
 // condFuncs are the hooks for Cond methods used as values: c.Broadcast

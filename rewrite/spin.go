@@ -20,8 +20,9 @@ import (
 // turn is fruitless); a for statement without condition whose body is
 // a single if statement, without else, that leaves the loop (its block
 // ends in break, return or goto): the turns that reach the end of the
-// body are the fruitless ones; and a for statement with a condition only
-// that loads from sync/atomic (`for stop.Load() == 0 { check() }`), which runs until
+// body are the fruitless ones; and a for statement whose condition loads
+// from sync/atomic and reads no variable its init statement declares
+// (`for stop.Load() == 0 { check() }`, `for i := 0; !stop.Load(); i++`), which runs until
 // another goroutine stores: its turns are polls whatever its body does,
 // and without them a reader that spins beside a writer kept the baton
 // for the watchdog's ten seconds at a time (a cache's test hung). Other
@@ -37,7 +38,7 @@ func (r *fileRewriter) spinLoop(n *dst.ForStmt) {
 	switch {
 	case len(af.Body.List) == 0:
 	case af.Cond == nil && len(af.Body.List) == 1 && leavesLoop(af.Body.List[0]):
-	case af.Init == nil && af.Post == nil && af.Cond != nil && loadsAtomic(r.in.Info, af.Cond):
+	case af.Cond != nil && loadsAtomic(r.in.Info, af.Cond) && !usesLoopVars(r.in.Info, af):
 	default:
 		return
 	}
@@ -61,6 +62,30 @@ func leavesLoop(s ast.Stmt) bool {
 		return last.Tok == token.BREAK || last.Tok == token.GOTO
 	}
 	return false
+}
+
+// usesLoopVars reports whether the condition of the for statement af
+// reads a variable its init statement declares: a counting loop whose
+// bound is an atomic load (for i := 0; i < n.Load(); i++), not a wait.
+func usesLoopVars(info *types.Info, af *ast.ForStmt) bool {
+	as, ok := af.Init.(*ast.AssignStmt)
+	if !ok || as.Tok != token.DEFINE {
+		return false
+	}
+	vars := map[types.Object]bool{}
+	for _, l := range as.Lhs {
+		if id, ok := l.(*ast.Ident); ok && info.Defs[id] != nil {
+			vars[info.Defs[id]] = true
+		}
+	}
+	found := false
+	ast.Inspect(af.Cond, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && vars[info.Uses[id]] {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // loadsAtomic reports whether e calls a function or method of sync/atomic

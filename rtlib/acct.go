@@ -558,7 +558,7 @@ func census(c *dnode, pending int64) {
 	mem.water = max(mem.water, mem.live)
 	bound(c.root, rootLive)
 	observe(c.root, heapLive-own)
-	observeHeap(c.root, heapLive, int64(mem.samples[0].Value.Uint64()-mem.allocsAt))
+	observeHeap(c.root, heapLive, mem.samples[0].Value.Uint64())
 	resetBudget()
 	mem.endSeen, mem.alias, mem.aliasTo = seen{}, seen{}, seen{}
 	mem.allocsAt = mem.samples[0].Value.Uint64()
@@ -610,17 +610,17 @@ func observe(r *proot, live int64) {
 }
 
 // observeHeap feeds r's observed bound (prof_build.go's heapBound)
-// with a census's reading: the live heap after its collection, live, and
-// what the runtime allocated since the previous census, allocated (both
-// exact right after a collection, rtlib's own bytes included). Between
-// two censuses the heap held at most the first one's live bytes plus
-// what was allocated meanwhile, and r's objects are part of the heap:
-// whatever a root's figures say, the run it made held no more.
-func observeHeap(r *proot, live, allocated int64) {
+// with a reading taken right after a collection: the live heap, live,
+// and the runtime's count of bytes allocated so far, allocs (both exact
+// then, rtlib's own bytes included). Between two readings the heap held
+// at most the first one's live bytes plus what was allocated meanwhile,
+// and r's objects are part of the heap: whatever a root's figures say,
+// the run it made held no more.
+func observeHeap(r *proot, live int64, allocs uint64) {
 	if r.heapSeen {
-		r.heapPeak = max(r.heapPeak, r.heapLast+allocated)
+		r.heapPeak = max(r.heapPeak, r.heapLast+int64(allocs-r.heapAllocs))
 	}
-	r.heapSeen, r.heapLast = true, live
+	r.heapSeen, r.heapLast, r.heapAllocs = true, live, allocs
 }
 
 // settleJoined gives the objects and pool chunks of joined tasks to the

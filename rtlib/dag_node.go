@@ -77,6 +77,7 @@ type dnode struct {
 	waited   bool  // a Wait on its group found it complete; the join may be delayed
 	joinEp   int64
 	detached bool // forced to end at the end of its root
+	sub      bool // a parallel subtest's part, ended by SubEnd (dag_window.go)
 
 	epoch  int64 // spawns so far
 	scopes []*scope

@@ -13,9 +13,18 @@ package rtlib
 //
 // That is exact while one callback runs at a time. Two guests of one
 // window alive at once (the bodies of B.RunParallel) would put parallel
-// work in series, and a callback that outlives the call (a subtest that
-// called t.Parallel, which resumes after its test function returned and
-// its root closed) would charge a closed root: those get no dnode, and
+// work in series: those get no dnode, and the root says its figures may
+// be too low.
+//
+// A subtest that calls t.Parallel outlives its T.Run: it resumes after
+// its test function returned. When its function literal carries the
+// rewriter's defer rt.SubEnd(rt.SubBegin()), its goroutine gets a dnode
+// of its own when T.Run returns, forked there from the opener's (the
+// relaxation: it runs beside the rest of the test function, which in
+// fact it follows), and the test's root stays open past EndRoot until
+// every such subtest's SubEnd (the root lingers). Parallel subtests of
+// one test are parallel strands of its root, as they run. A subtest
+// function given by name has no SubEnd to wait for: it is detached and
 // the root says its figures may be too low.
 
 // windowAdopt gives the guest t, adopted in its window, the opener's
@@ -40,9 +49,9 @@ func windowAdopt(t *Task) {
 	t.dn = d
 }
 
-// windowClosed detaches the guests of w that outlive its call: what
-// they do from now on is not the opener's. The opener holds the baton
-// again (dagReacquire).
+// windowClosed gives the guests of w that outlive its call a place of
+// their own: a forked dnode for a subtest whose end SubEnd reports, none
+// for others. The opener holds the baton again (dagReacquire).
 func windowClosed(w *window, site Site) {
 	d := w.opener.dn
 	sched.mu.Lock() // the guests' states
@@ -52,9 +61,66 @@ func windowClosed(w *window, site Site) {
 			continue
 		}
 		g.dn = nil
-		if d != nil && !d.detached {
-			d.root.unbounded = true
-			d.root.reasonAt(site, "a callback of this call went on after the call returned (a subtest that called t.Parallel runs after its test function returned): what it allocated from then on is not in the figures, which may be too low")
+		if d == nil || d.detached {
+			continue
 		}
+		if g.subHooked {
+			c := d.spawnIn(site, nil)
+			c.sub = true
+			recFork(d, c, site, nil)
+			g.dn = c
+			d.root.pendingSubs++
+			continue
+		}
+		d.root.unbounded = true
+		d.root.reasonAt(site, "a callback of this call went on after the call returned (a subtest function given by name that called t.Parallel runs after its test function returned): what it allocated from then on is not in the figures, which may be too low")
 	}
+}
+
+// SubBegin is called first in a subtest's function literal: the
+// rewriter puts defer rt.SubEnd(rt.SubBegin()) there. It makes the
+// subtest's goroutine known to rtlib at once and says that its end will
+// be reported.
+func SubBegin() *Task {
+	if inBubble() {
+		return nil
+	}
+	t := self()
+	t.subHooked = true
+	return t
+}
+
+// SubEnd is deferred by a subtest's function literal. A subtest that
+// ran after T.Run returned (t.Parallel) ends its part of the test's
+// DAG here; the last one of a test whose function has returned closes
+// the test's root. For a subtest that ran within T.Run it does nothing:
+// its events were the test's own.
+func SubEnd(t *Task) {
+	if t == nil || t.kind == kBubble || inBubble() {
+		return
+	}
+	if cur.Load() != t {
+		reclaim(t)
+	}
+	d := t.dn
+	if d == nil || !d.sub || d.finished || d.detached {
+		return
+	}
+	if len(d.frame) > 0 {
+		dropFrame(d, 0)
+	}
+	endCensus(d) // as at a task's Return
+	if mem.on && mem.holder == d {
+		chargeUninstrumented(d)
+	}
+	recReturn(d)
+	d.ret()
+	r := d.root
+	r.pendingSubs--
+	if r.lingering && r.pendingSubs == 0 && !r.done {
+		closeRoot(r.top, false)
+		writeAtRootEnd()
+	}
+	t.dn = nil
+	switchTo(nil) // what the testing package does next is no root's
 }

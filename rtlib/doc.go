@@ -315,9 +315,13 @@
 // callback of the released call (the subtest of T.Run): it shares the
 // opener's part of the DAG, as if the call were the callback's body
 // (dag_window.go). The rewriter releases the baton around T.Parallel
-// too, which blocks until the parent test ends; a subtest that goes on
-// after its T.Run returned is no longer the parent's, and the parent's
-// root says that its figures may be too low.
+// too, which blocks until the parent test's function returns. A subtest
+// that goes on after its T.Run returned gets a part of the DAG of its
+// own, forked at the return, and the parent's root stays open until its
+// last such subtest ends (SubEnd, which the rewriter defers first in
+// every function literal given to T.Run); a subtest function given by
+// name has no SubEnd, and the parent's root says that its figures may be
+// too low.
 //
 // A testing/synctest bubble is left to Go's scheduler (sched_bubble.go): its
 // goroutines may not touch rtlib's channels, and its fake clock moves

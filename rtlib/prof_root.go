@@ -55,13 +55,20 @@ type proot struct {
 	obsPeak int64 // max of lastObs plus the bytes allocated until the next census
 	shared  bool  // another root was open at a census: the heap was not this root's alone
 
+	// Parallel subtests (dag_window.go): those forked and not ended, and
+	// whether the test function has returned meanwhile (the root then
+	// closes at the last SubEnd).
+	pendingSubs int
+	lingering   bool
+
 	// The observed bound (observeHeap): the most the process's heap can
 	// have held between the root's first census and its last, absolute
 	// (nothing subtracted), so that no schedule's figure for the run
 	// that happened can be above it.
-	heapSeen bool
-	heapLast int64 // live heap at the last census
-	heapPeak int64
+	heapSeen   bool
+	heapLast   int64  // live heap at the last reading
+	heapAllocs uint64 // the runtime's bytes allocated then
+	heapPeak   int64
 
 	done    bool
 	partial bool
@@ -225,6 +232,9 @@ func beginRoot(t *Task, site Site) {
 		ownTasks.Store(0)
 		metrics.Read(mem.samples[2:])
 		mem.baseline = max(0, int64(mem.samples[2].Value.Uint64())-ownLive())
+		// The first root has no opening census: its observed bound
+		// starts from this collection.
+		observeHeap(r, int64(mem.samples[2].Value.Uint64()), mem.samples[0].Value.Uint64())
 		mem.based = true
 		r.based, r.base = true, mem.baseline
 		mem.holder = d
@@ -264,6 +274,25 @@ func endRoot(t *Task, partial bool) {
 	}
 	r := d.root
 	partial = partial || panicking()
+	if r.pendingSubs > 0 && !partial {
+		// Parallel subtests run after the test function: the root
+		// stays open until the last one's SubEnd (dag_window.go).
+		chargeUninstrumented(d)
+		r.lingering = true
+	} else {
+		closeRoot(d, partial)
+	}
+	if n := len(t.dstack); n > 0 {
+		t.dn, t.dstack = t.dstack[n-1], t.dstack[:n-1]
+	} else {
+		t.dn = nil
+	}
+	mem.holder = t.dn
+}
+
+// closeRoot ends the root whose top dnode is d: a last census, then the
+// engine's answer.
+func closeRoot(d *dnode, partial bool) {
 	if cfg.census != censusOff {
 		mem.final = true
 		census(d, 0)
@@ -271,13 +300,7 @@ func endRoot(t *Task, partial bool) {
 	} else {
 		chargeUninstrumented(d)
 	}
-	finishRoot(r, partial)
-	if n := len(t.dstack); n > 0 {
-		t.dn, t.dstack = t.dstack[n-1], t.dstack[:n-1]
-	} else {
-		t.dn = nil
-	}
-	mem.holder = t.dn
+	finishRoot(d.root, partial)
 }
 
 // finishRoot ends root r's DAG and computes its result.

@@ -11,9 +11,10 @@ import (
 // goroutine it adopts (roots begun on a goroutine that did not hold the
 // baton, and goroutines of uninstrumented code that call a hook).
 type Task struct {
-	site     Site
-	returned bool
-	placed   bool // a guest's place in the DAG was chosen (windowAdopt)
+	site      Site
+	returned  bool
+	placed    bool // a guest's place in the DAG was chosen (windowAdopt)
+	subHooked bool // a subtest's goroutine whose SubEnd will be called
 
 	id      uint64 // creation order, deterministic
 	gen     uint32 // incarnation, for references that outlive a recycling
@@ -119,10 +120,16 @@ func (t *Task) Return() {
 	}
 	beat(t.site)
 	t.returned = true
-	if d := t.dn; d != nil && mem.holder == d {
-		// After a census here the task runs no more program code: it
-		// drops out of the new interval. Without one, it ran program
-		// code in this interval and stays in it.
+	endCensus(t.dn)
+}
+
+// endCensus is the census a task's end may call for: a task that holds
+// much at its end has its garbage found now, so that a death is never
+// late by more than one task (see acct_census.go). After a census here
+// the task runs no more program code: it drops out of the new interval.
+// Without one, it ran program code in this interval and stays in it.
+func endCensus(d *dnode) {
+	if d != nil && mem.holder == d {
 		before := mem.interval
 		defer func() {
 			if mem.interval != before {
@@ -131,9 +138,7 @@ func (t *Task) Return() {
 			}
 		}()
 	}
-	// A task that holds much at its end: find its garbage now, so that a
-	// death is never late by more than one task (see acct_census.go).
-	censusAt(t.dn, endDue)
+	censusAt(d, endDue)
 }
 
 // Finish is deferred by the child; it ends the task and passes the baton

@@ -281,8 +281,10 @@ func checkReports(t *testing.T, p *profile.Profile, page, pb string) {
 		for _, s := range r.Heap.Samples {
 			top = max(top, s.Bytes)
 		}
-		if top != r.SerialPeak {
-			t.Errorf("heap series peaks at %d, serial peak %d", top, r.SerialPeak)
+		// The series is the model's; a serial figure held to what the
+		// run observed (self-check failed) is below its peak.
+		if top != r.SerialPeak && !(r.SelfCheckFailed && top > r.SerialPeak) {
+			t.Errorf("heap series peaks at %d, serial peak %d (self-check failed %v)", top, r.SerialPeak, r.SelfCheckFailed)
 		}
 	}
 	html, err := os.ReadFile(page)

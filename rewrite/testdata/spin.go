@@ -39,6 +39,9 @@ func spinChecking(check func() bool) int {
 			n++
 		}
 	}
+	for i := 0; ready.Load() == 0; i++ {
+		n += i
+	}
 	return n
 }
 
