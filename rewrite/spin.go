@@ -35,16 +35,25 @@ func (r *fileRewriter) spinLoop(n *dst.ForStmt) {
 	if af == nil {
 		return // a loop the rewriter made
 	}
+	first := false // the poll opens the turn rather than closing it
 	switch {
 	case len(af.Body.List) == 0:
 	case af.Cond == nil && len(af.Body.List) == 1 && leavesLoop(af.Body.List[0]):
 	case af.Cond != nil && loadsAtomic(r.in.Info, af.Cond) && !usesLoopVars(r.in.Info, af):
+		// Its body may continue past a poll at its end (otter's
+		// readers skip to the next load on a miss): first, every turn
+		// that found the condition true counts.
+		first = true
 	default:
 		return
 	}
 	m := &dst.ExprStmt{X: r.rtCall("Polled", r.site(af.For, "Call"))}
 	m.Decs.Before = dst.NewLine
 	r.origin[m] = r.pos(af.For)
+	if first {
+		n.Body.List = append([]dst.Stmt{m}, n.Body.List...)
+		return
+	}
 	n.Body.List = append(n.Body.List, m)
 }
 

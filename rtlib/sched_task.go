@@ -192,8 +192,15 @@ func (t *Task) Resume() {
 	wakeWatchdogLocked()
 	sched.mu.Unlock()
 	// From here on t may be recycled: releaseLocked drops the parent's
-	// reference when it hands the baton back.
+	// reference when it hands the baton back. The parent's count of
+	// fruitless polls survives its child's run (waitBaton restarts it):
+	// a spin loop that starts a goroutine each turn (a cache whose
+	// writes each schedule a drain on a goroutine of its own, in a loop
+	// until another goroutine sets a flag) must still yield, or the
+	// goroutine that sets the flag never runs.
+	polls, locks := p.polls, p.locks
 	waitBaton(p)
+	p.polls, p.locks = polls, locks
 	beat(site)
 }
 

@@ -24,6 +24,7 @@ var figuresPkg = map[string]string{
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -144,6 +145,25 @@ func TestSubParallel(t *testing.T) {
 	t.Cleanup(func() { sink = append(sink, slots[:]...) })
 }
 
+// TestSpinSpawns: a loop that starts a goroutine every turn until
+// another goroutine sets a flag (a cache that schedules each write's
+// drain on a goroutine of its own). The loop's goroutine got the baton
+// back from each child and never yielded to the test's: a hang.
+func TestSpinSpawns(t *testing.T) {
+	var stop atomic.Bool
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for i := 0; !stop.Load(); i++ {
+			go func() { used += 0 }()
+		}
+	}()
+	time.Sleep(10 * time.Millisecond)
+	stop.Store(true)
+	wg.Wait()
+}
+
 var used int
 
 func use(b []byte) {
@@ -235,6 +255,7 @@ func TestFigures(t *testing.T) {
 		}
 		return p
 	}
+	// TestSpinSpawns only has to end: its goroutines are never joined.
 	t.Run("all", func(t *testing.T) { check(t, run(t), all) })
 	for _, name := range []string{"TestTimer", "TestAfter", "TestDeadline", "TestAfterFunc", "TestSubParallel"} {
 		t.Run(name, func(t *testing.T) {

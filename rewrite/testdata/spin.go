@@ -35,9 +35,10 @@ func spinBreak() (v int) {
 func spinChecking(check func() bool) int {
 	n := 0
 	for ready.Load() == 0 {
-		if check() {
-			n++
+		if !check() {
+			continue
 		}
+		n++
 	}
 	for i := 0; ready.Load() == 0; i++ {
 		n += i
