@@ -172,13 +172,14 @@ func dagLeave(site Site) {
 func dagRootBegin(t *Task, site Site) { beginRoot(t, site) }
 
 // dagRootEnd: t ends the root at site, holding the baton; the goroutines
-// spawned in it and never joined are joined here. mhwm: Exit.
-func dagRootEnd(t *Task, site Site) {
+// spawned in it and never joined are joined here; partial says the
+// program will not end normally (main called runtime.Goexit). mhwm: Exit.
+func dagRootEnd(t *Task, site Site, partial bool) {
 	if debugStats {
-		rootEndTimed(t)
+		rootEndTimed(t, partial)
 		return
 	}
-	endRoot(t, false)
+	endRoot(t, partial)
 	writeAtRootEnd()
 }
 

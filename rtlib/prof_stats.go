@@ -23,13 +23,13 @@ var debugStats = os.Getenv("SPGO_DEBUG_STATS") != ""
 var statsOut io.Writer = os.Stderr
 
 // rootEndTimed is dagRootEnd under debugStats.
-func rootEndTimed(t *Task) {
+func rootEndTimed(t *Task, partial bool) {
 	var r *proot
 	if t.dn != nil {
 		r = t.dn.root
 	}
 	began := time.Now()
-	endRoot(t, false)
+	endRoot(t, partial)
 	ended, cpu1 := time.Now(), cpuTime()
 	held := mem.ownHeld // writing frees the trace
 	writeAtRootEnd()

@@ -346,14 +346,15 @@ func EndRoot(r *Root) {
 	if cur.Load() != t {
 		reclaim(t)
 	}
-	dagRootEnd(t, r.site)
+	// When main calls runtime.Goexit, the program goes on with its other
+	// goroutines, and the Go runtime ends it when none is left with a
+	// fatal error (prof_exit.go): the profile is partial.
+	goexit := r.mainMain && !r.nested && goexiting()
+	dagRootEnd(t, r.site, goexit)
 	if r.reentry {
 		goOut(t) // back to the Release window it ran in
 		return
 	}
-	// When main calls runtime.Goexit, the program goes on with its other
-	// goroutines, and the Go runtime ends it when none is left (prof_exit.go).
-	goexit := r.mainMain && !r.nested && goexiting()
 	if (r.nested || r.mainMain) && !goexit {
 		beat(r.site) // last: see beat
 		return
