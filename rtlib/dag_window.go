@@ -2,14 +2,14 @@ package rtlib
 
 // Callbacks of a released call. testing.T.Run runs its function on a
 // goroutine of the testing package while the caller waits in T.Run; rtlib
-// adopts that goroutine at its first scheduling hook (a Lock, a channel
-// operation, a Wait). Until then its allocations were charged to the
-// holder's dnode, the caller's; from then on, before, they were nobody's:
-// a subtest that locked a mutex and then built 8 MiB reported 10 KiB,
-// labelled exact. The callback now shares the opener's dnode: its
-// events are those of a called function, in series with the opener's
-// strand, which waits in the call meanwhile. Its go statements fork from
-// that dnode and its Waits join there, as if T.Run(f) were f(t).
+// adopts that goroutine at its first hook. An adopted goroutine used to
+// have no dnode, so everything it allocated after its first scheduling
+// hook went to no root: a subtest that locked a mutex and then built 8
+// MiB reported 10 KiB, labelled exact. The callback now shares the
+// opener's dnode: its events are those of a called function, in series
+// with the opener's strand, which waits in the call meanwhile. Its go
+// statements fork from that dnode and its Waits join there, as if
+// T.Run(f) were f(t).
 //
 // That is exact while one callback runs at a time. Two guests of one
 // window alive at once (the bodies of B.RunParallel) would put parallel

@@ -124,13 +124,9 @@ func yield(t *Task) {
 	if t.resumer == nil && sched.readyHead == nil {
 		if sched.emptyYields++; sched.emptyYields%retryEvery == 0 {
 			if sched.pollRound && sched.pollRoundAt == sched.progress {
-				// The last round changed nothing. A retry is a
-				// non-blocking attempt, and so is the holder's poll:
-				// a sender parked on an unbuffered channel and a
-				// poller's select { case <-stop: ... default: } never
-				// meet. The parked channel operations wait for real
-				// instead, as when the baton is free (externalLocked):
-				// one that completes queues for the baton.
+				// The last round changed nothing: external mode
+				// (above); an operation that completes there
+				// queues for the baton.
 				externalLocked()
 				sched.pollRound = false
 			} else {
