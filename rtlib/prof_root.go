@@ -3,6 +3,7 @@ package rtlib
 import (
 	"fmt"
 	"runtime/metrics"
+	"strconv"
 	"sync"
 	"time"
 
@@ -85,6 +86,7 @@ var roots struct{ open int }
 var prof struct {
 	mu      sync.Mutex // Flush may come from any goroutine
 	roots   []*proot
+	names   map[string]int // roots begun so far by name
 	start   time.Time
 	written bool
 }
@@ -213,6 +215,16 @@ func beginRoot(t *Task, site Site) {
 	prof.mu.Lock()
 	if prof.start.IsZero() {
 		prof.start = time.Now()
+	}
+	// A root begun again (go test -count=2, a function that is a root
+	// called twice) is named name#2, name#3, …: a profile's root names
+	// are unique, and reports and diffs match roots by name.
+	if prof.names == nil {
+		prof.names = map[string]int{}
+	}
+	prof.names[r.name]++
+	if n := prof.names[r.name]; n > 1 {
+		r.name += "#" + strconv.Itoa(n)
 	}
 	prof.roots = append(prof.roots, r)
 	prof.mu.Unlock()

@@ -42,4 +42,12 @@ func TestProfileRootsEncodedOnce(t *testing.T) {
 	if len(p.Roots) != before+4 {
 		t.Errorf("%d roots in the file, want %d", len(p.Roots), before+4)
 	}
+	// One function begun as a root four times: four names.
+	names := map[string]bool{}
+	for _, r := range p.Roots[before:] {
+		names[r.Name] = true
+	}
+	if len(names) != 4 {
+		t.Errorf("root names %v: want four distinct ones (name, name#2, …)", names)
+	}
 }

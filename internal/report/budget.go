@@ -134,7 +134,11 @@ func (b Budget) matches(name string) bool {
 	if b.Package != "" && b.Package != pkg {
 		return false
 	}
-	ok, _ := path.Match(b.Root, fn[dot+1:])
+	fn = fn[dot+1:]
+	if i := strings.LastIndexByte(fn, '#'); i > 0 {
+		fn = fn[:i] // the root begun again: name#2 (go test -count=2)
+	}
+	ok, _ := path.Match(b.Root, fn)
 	return ok
 }
 

@@ -80,6 +80,7 @@ func TestBudgetsFor(t *testing.T) {
 		{"example.com/tiles main.TestRenderAll", "budgets.txt:3 budgets.txt:4"},
 		{"main.TestRenderAll", "budgets.txt:3 budgets.txt:4"}, // one package's profile
 		{"example.com/tiles.TestRender", "budgets.txt:2"},
+		{"example.com/tiles.TestRender#2", "budgets.txt:2"}, // its second run (go test -count=2)
 		{"tiles tiles.TestRender", "budgets.txt:6"},
 		{"example.com/x x.BenchmarkSort", "budgets.txt:5"},
 		{"example.com/tiles main.TestMarked", "t_test.go:9"}, // the marker beats the file's default

@@ -119,7 +119,7 @@ func TestRegions(t *testing.T) {
 			if fmt.Sprint(got) != fmt.Sprint(tt.want) {
 				t.Fatalf("Regions:\n got %+v\nwant %+v", got, tt.want)
 			}
-			r := profile.Root{Name: "main", Regions: got}
+			r := profile.Root{Name: "main", Regions: got, MHWM: []profile.Point{{P: 1}}}
 			p := profile.Profile{Schema: profile.Schema, PMax: 1, Roots: []profile.Root{r}}
 			if err := p.Validate(); err != nil {
 				t.Errorf("the regions do not validate: %v", err)

@@ -284,8 +284,15 @@ func sizeString(n int64) string {
 //   - pmax ≥ 1, threshold ≥ 0; counts and byte totals (serial_peak,
 //     work, span, strands, spawns, censuses, census_error_bytes,
 //     census_lag_bytes, alloc_bytes, allocs) never negative;
+//   - at least one root, no two roots of one name, every name without
+//     control characters (and every line's file, function and text);
 //   - MHWM_p listed for p = 1 … PMax in order, never decreasing in p and
-//     never below zero;
+//     never below zero; none only in threshold mode or in a partial
+//     profile (a root that had not ended);
+//   - line numbers never negative; an antichain's p within 1 … pmax and
+//     its bytes never negative;
+//   - an unbounded root, or one whose self-check failed, never exact
+//     (and an unbounded one without an interval);
 //   - each interval (low and high of an MHWM figure, serial_low and
 //     serial_high) absent (both zero) or 0 ≤ low ≤ figure ≤ high ≤ 2^62;
 //   - attributed strictly increasing within 1 … pmax, starting with 1
@@ -330,10 +337,19 @@ func (p *Profile) Validate() error {
 	if p.Threshold < 0 {
 		return bad("threshold %d < 0", p.Threshold)
 	}
+	if len(p.Roots) == 0 {
+		// rtlib writes a profile only once a root has begun.
+		return bad("no roots")
+	}
+	seen := make(map[string]int, len(p.Roots))
 	for i := range p.Roots {
 		if err := p.validateRoot(i, bad); err != nil {
 			return err
 		}
+		if j, dup := seen[p.Roots[i].Name]; dup {
+			return bad("roots %d and %d are both named %s", j, i, p.Roots[i].Name)
+		}
+		seen[p.Roots[i].Name] = i
 	}
 	return nil
 }
@@ -388,6 +404,19 @@ func (p *Profile) validateRoot(i int, bad func(string, ...any) error) error {
 	if len(r.MHWM) != 0 && len(r.MHWM) != p.PMax {
 		return bad("root %s: %d MHWM figures for pmax %d", r.Name, len(r.MHWM), p.PMax)
 	}
+	if len(r.MHWM) == 0 && p.Threshold == 0 && !p.Partial {
+		// Only threshold mode, or a root that had not ended when a
+		// partial profile was written, has no figures.
+		return bad("root %s: no MHWM figures, yet neither threshold mode nor a partial profile", r.Name)
+	}
+	if a := r.Antichain; a != nil {
+		if a.P < 1 || a.P > p.PMax {
+			return bad("root %s: antichain p = %d outside 1..pmax %d", r.Name, a.P, p.PMax)
+		}
+		if a.Bytes < 0 || a.Running < 0 || a.Completed < 0 || a.Suspended < 0 {
+			return bad("root %s: antichain with negative bytes", r.Name)
+		}
+	}
 	for j, pt := range r.MHWM {
 		if pt.P != j+1 {
 			return bad("root %s: MHWM figure %d is for p = %d", r.Name, j, pt.P)
@@ -429,6 +458,9 @@ func (p *Profile) validateRoot(i int, bad func(string, ...any) error) error {
 			return bad("%s: a control character in its file, function or text", where)
 		}
 		where = fmt.Sprintf("root %s: %s:%d", r.Name, l.File, l.Line)
+		if l.Line < 0 {
+			return bad("%s: line %d < 0", where, l.Line)
+		}
 		if l.AllocBytes < 0 {
 			return bad("%s: alloc_bytes %d < 0", where, l.AllocBytes)
 		}

@@ -139,7 +139,15 @@ func TestValidateRules(t *testing.T) {
 		}, ""},
 		{"attributed without MHWM", func(p *Profile) {
 			root(p).MHWM = nil
+			p.Threshold = 1 << 20
 		}, ""},
+		// issue #38's bad profiles
+		{"no MHWM, not threshold mode", func(p *Profile) { root(p).MHWM = nil }, r0 + "no MHWM figures, yet neither threshold mode nor a partial profile"},
+		{"no MHWM, partial", func(p *Profile) { root(p).MHWM = nil; p.Partial = true }, ""},
+		{"no roots", func(p *Profile) { p.Roots = nil }, "invalid profile: no roots"},
+		{"duplicate root", func(p *Profile) { p.Roots = append(p.Roots, p.Roots[0]) }, "invalid profile: roots 0 and 1 are both named main.main"},
+		{"negative line", func(p *Profile) { line(p, 0).Line = -3 }, "invalid profile: root main.main: main.go:-3: line -3 < 0"},
+		{"antichain p", func(p *Profile) { root(p).Antichain = &Antichain{P: -1} }, r0 + "antichain p = -1 outside 1..pmax 4"},
 		// per-line keys
 		{"mhwm_bytes key not attributed", func(p *Profile) { line(p, 0).MHWMBytes["3"] = 0 }, l0 + "mhwm_bytes has figures for p = 3, not one of attributed"},
 		{"mhwm_bytes key not canonical", func(p *Profile) { line(p, 0).MHWMBytes["01"] = 0 }, l0 + `mhwm_bytes has figures for p = "01"`},
