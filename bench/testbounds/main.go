@@ -133,7 +133,11 @@ func spgoArm() {
 		metrics.Read(spgoBound.s)
 		if v := spgoBound.s[0].Value.Uint64(); v > spgoBound.peak {
 			spgoBound.peak = v
-			os.WriteFile(spgoBound.path, []byte(strconv.FormatUint(spgoBound.base, 10)+" "+strconv.FormatUint(v, 10)), 0o644)
+			// Whole or not at all: the process may end meanwhile.
+			tmp := spgoBound.path + ".tmp"
+			if os.WriteFile(tmp, []byte(strconv.FormatUint(spgoBound.base, 10)+" "+strconv.FormatUint(v, 10)), 0o644) == nil {
+				os.Rename(tmp, spgoBound.path)
+			}
 		}
 		spgoArm()
 	})
