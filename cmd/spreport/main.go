@@ -5,7 +5,7 @@
 //
 //	spreport show  [-q n] [-p list] [-by line|type] [-lines n] [-root name] profile.json
 //	spreport curve [-lines n] [-root name] profile.json
-//	spreport diff  [-q n] [-max-increase PCT|SIZE] [-noise SIZE,PCT] [-format text|markdown|github] [-lines n] [-root name] base.json change.json
+//	spreport diff  [-q n] [-max-increase PCT|SIZE [-allow-removed]] [-noise SIZE,PCT] [-format text|markdown|github] [-lines n] [-root name] base.json change.json
 //	spreport diff  -qs q,q2 [flags] profile.json
 //	spreport html  [-o file] [-src dir] [-q n] [-by line|func|type] [-lines n] [-diff base.json [-noise SIZE,PCT] | -qs q,q2] profile.json
 //	spreport pprof [-o file] [-q list] [-by line|type] [-root name] profile.json
@@ -61,7 +61,7 @@ import (
 const usage = `usage:
 	spreport show  [-q n] [-p list] [-by line|type] [-lines n] [-root name] profile.json
 	spreport curve [-lines n] [-root name] profile.json
-	spreport diff  [-q n] [-max-increase PCT|SIZE] [-noise SIZE,PCT] [-format text|markdown|github] [-lines n] [-root name] base.json change.json
+	spreport diff  [-q n] [-max-increase PCT|SIZE [-allow-removed]] [-noise SIZE,PCT] [-format text|markdown|github] [-lines n] [-root name] base.json change.json
 	spreport diff  -qs q,q2 [flags] profile.json
 	spreport html  [-o file] [-src dir] [-q n] [-by line|func|type] [-lines n] [-diff base.json [-noise SIZE,PCT] | -qs q,q2] profile.json
 	spreport pprof [-o file] [-q list] [-by line|type] [-root name] profile.json
@@ -260,8 +260,11 @@ text, nearest position) and shown with its former text. Lines are
 listed increases first, then decreases, each largest first.
 
 Exit status: 0 when no root grew past -max-increase beyond the noise
-floor (or without -max-increase); 1 when one did (the gate failed); 2
-for bad usage or a file that is not a valid spgo profile.
+floor (or without -max-increase); 1 when one did, or when a root of the
+base is gone from the change and -allow-removed is not given (the gate
+failed); 2 for bad usage or a file that is not a valid spgo profile.
+Profiles of two programs, or of two pmax (compared at the larger p both
+have), are compared with a warning.
 `
 
 // diff compares the profile at basePath with change (read from
@@ -318,6 +321,7 @@ func cmdDiff(args []string, stdout io.Writer) error {
 	maxInc := fs.String("max-increase", "", "CI gate: exit 1 when a root's MHWM grew by more than this (5%, 64MiB)")
 	format := fs.String("format", "text", "output format: text, markdown (a PR comment) or github (Actions annotations)")
 	lines := fs.Int("lines", 10, "changed lines listed per root (0: all)")
+	allowRemoved := fs.Bool("allow-removed", false, "with -max-increase: a root of the base that the change lacks passes the gate (by default it fails it)")
 	pos, err := parse(fs, stdout, args, 1, 2)
 	if err != nil {
 		return err
@@ -361,6 +365,9 @@ func cmdDiff(args []string, stdout io.Writer) error {
 	d, err := df.diff(basePath, change, changePath)
 	if err != nil {
 		return err
+	}
+	if *allowRemoved {
+		d.AllowRemoved()
 	}
 	if *format == "github" {
 		o.PathPrefix = repoPrefix(change.SourceRoot)

@@ -107,7 +107,8 @@ func TestCommands(t *testing.T) {
 		}, ""},
 		{"diff gate new root github", []string{"diff", "-max-increase", "5%", "-format", "github", tiles, twoRoots}, 1, []string{"::error title=spgo MHWM gate::main.extra: new root"}, ""},
 		{"diff gate new root under size", []string{"diff", "-max-increase", "64MiB", tiles, twoRoots}, 0, []string{"no root grew more than 64 MiB"}, ""},
-		{"diff gate removed root", []string{"diff", "-max-increase", "5%", twoRoots, tiles}, 0, []string{"main.extra: root gone", "no root grew more than 5%"}, ""},
+		{"diff gate removed root", []string{"diff", "-max-increase", "5%", twoRoots, tiles}, 1, []string{"main.extra: root gone (was 34 MiB at p=64)  FAIL: the root is gone from the change (spreport diff -allow-removed passes it)", "spgo diff: 1 root(s) of the base are gone from the change"}, ""},
+		{"diff gate removed root allowed", []string{"diff", "-max-increase", "5%", "-allow-removed", twoRoots, tiles}, 0, []string{"main.extra: root gone", "no root grew more than 5%"}, ""},
 		{"diff gate on qs", []string{"diff", "-qs", "1,2", "-max-increase", "10%", tiles}, 1, []string{"FAIL: grew more than 10%"}, ""},
 		{"diff markdown", []string{"diff", "-format", "markdown", "-qs", "4,8", tiles}, 0, []string{"| `main.main` | 4 → 8 | 10 MiB | 18 MiB | +8 MiB |"}, ""},
 		{"diff jitter passes", []string{"diff", "-max-increase", "0%", "-format", "github", rerun, tiles}, 0, []string{

@@ -20,6 +20,9 @@ type Diff struct {
 	BasePartial, ChangePartial bool
 	// Noise is the noise floor SetNoise applied (zero: none).
 	Noise Noise
+	// Notes warn about the pair: profiles of two programs, or of two
+	// pmax (compared at the larger p both have).
+	Notes []string
 	Roots []RootDiff
 }
 
@@ -37,6 +40,8 @@ type RootDiff struct {
 	Base, Change int64
 	// Exact is false when a side's figure is an upper bound.
 	BaseExact, ChangeExact bool
+	// removedOK lets a removed root pass the gate (Diff.AllowRemoved).
+	removedOK bool
 	// Noise is set by SetNoise when the root is matched and its change
 	// is within the noise floor: it then never fails the gate.
 	Noise bool
@@ -123,6 +128,12 @@ func DiffProfiles(base, change *profile.Profile, baseName, changeName string, q 
 		}
 	}
 	d := &Diff{Base: baseName, Change: changeName, BasePartial: base.Partial, ChangePartial: change.Partial}
+	if base.Program != "" && change.Program != "" && base.Program != change.Program {
+		d.Notes = append(d.Notes, fmt.Sprintf("warning: the profiles are of two programs (%s and %s): roots match by name only", base.Program, change.Program))
+	}
+	if base.PMax != change.PMax {
+		d.Notes = append(d.Notes, fmt.Sprintf("warning: the profiles have different pmax (%d and %d): compared at p = %d", base.PMax, change.PMax, q))
+	}
 	seen := map[string]bool{}
 	for i := range change.Roots {
 		c := &change.Roots[i]

@@ -207,7 +207,8 @@ func TestLimit(t *testing.T) {
 			}
 		}
 	}
-	// A root the base lacks grew from nothing; a removed one never fails.
+	// A root the base lacks grew from nothing; a removed one fails unless
+	// allowed.
 	for _, tt := range []struct {
 		r    RootDiff
 		l    Limit
@@ -217,7 +218,8 @@ func TestLimit(t *testing.T) {
 		{RootDiff{Status: "added", Change: 1 << 40}, Limit{}, true},
 		{RootDiff{Status: "added", Change: 1 << 20}, Limit{Bytes: 2 << 20}, false},
 		{RootDiff{Status: "added"}, Limit{Percent: 5, IsPercent: true}, false},
-		{RootDiff{Status: "removed", Base: 1 << 40}, Limit{}, false},
+		{RootDiff{Status: "removed", Base: 1 << 40}, Limit{}, true},                   // the gate cannot be passed by dropping a test
+		{RootDiff{Status: "removed", Base: 1 << 40, removedOK: true}, Limit{}, false}, // -allow-removed
 	} {
 		if got := tt.r.Exceeds(tt.l); got != tt.want {
 			t.Errorf("%s root %d → %d, limit %s: exceeds = %v, want %v", tt.r.Status, tt.r.Base, tt.r.Change, tt.l, got, tt.want)
@@ -389,5 +391,37 @@ func TestDiffGitHubInjection(t *testing.T) {
 	}
 	if token != "" {
 		t.Errorf("the stop-commands fence is not closed:\n%s", b.String())
+	}
+}
+
+// TestDiffUnrelated: two programs' profiles, or two pmax, are compared
+// with a warning that says so and at which p.
+func TestDiffUnrelated(t *testing.T) {
+	l := tLine("main.go", 10, "main.work", "buf := make([]byte, n)", 100, 200)
+	base, change := tProf(tRoot("main.main", l)), tProf(tRoot("main.main", l))
+	base.Program, change.Program = "app", "other"
+	change.PMax = 1
+	change.Roots[0].MHWM = change.Roots[0].MHWM[:1]
+	d, err := DiffProfiles(base, change, "base.json", "change.json", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := d.WriteText(&b, DiffOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{
+		"spgo diff: warning: the profiles are of two programs (app and other): roots match by name only",
+		"spgo diff: warning: the profiles have different pmax (2 and 1): compared at p = 1",
+	} {
+		if !strings.Contains(b.String(), w) {
+			t.Errorf("output lacks %q:\n%s", w, b.String())
+		}
+	}
+	base.Program, change.Program = "app", "app"
+	change.PMax = 2
+	change.Roots[0] = tRoot("main.main", l)
+	if d, _ := DiffProfiles(base, change, "base.json", "change.json", 0); len(d.Notes) != 0 {
+		t.Errorf("notes for one program at one pmax: %q", d.Notes)
 	}
 }

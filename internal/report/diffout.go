@@ -73,13 +73,26 @@ func ParseSize(s string) (int64, error) {
 // Exceeds reports whether the root grew past l. A root the base lacks
 // (added) grew from nothing: it exceeds every percentage and a size
 // below its MHWM, so that a gate cannot be passed by renaming a root. A
-// removed root never does, nor a matched one whose change SetNoise found
-// within the noise floor.
+// removed root does too, so that a gate cannot be passed by dropping a
+// test (the change's run ended early, a profile of something else),
+// unless AllowRemoved was called; a matched one whose change SetNoise
+// found within the noise floor never does.
 func (r *RootDiff) Exceeds(l Limit) bool {
+	if r.Status == "removed" {
+		return !r.removedOK
+	}
 	return !r.Noise && r.overLimit(l)
 }
 
-// overLimit is Exceeds without the noise floor.
+// AllowRemoved lets roots the change lacks pass the gate.
+func (d *Diff) AllowRemoved() {
+	for i := range d.Roots {
+		d.Roots[i].removedOK = true
+	}
+}
+
+// overLimit is Exceeds without the noise floor (a removed root is not
+// over any limit: it did not grow).
 func (r *RootDiff) overLimit(l Limit) bool {
 	if r.Status == "removed" || r.Delta() <= 0 {
 		return false
@@ -92,6 +105,9 @@ func (r *RootDiff) overLimit(l Limit) bool {
 
 // failNote says why r fails the gate l.
 func (r *RootDiff) failNote(l Limit) string {
+	if r.Status == "removed" {
+		return "the root is gone from the change (spreport diff -allow-removed passes it)"
+	}
 	if r.Status == "added" {
 		return fmt.Sprintf("new root, not in the base: grew from 0, more than %s", l)
 	}
@@ -114,15 +130,27 @@ func (d *Diff) failSummary(l Limit) string {
 		}
 		return "no root grew more than " + l.String()
 	}
-	added := 0
+	added, gone := 0, 0
 	for _, r := range failing {
-		if r.Status == "added" {
+		switch r.Status {
+		case "added":
 			added++
+		case "removed":
+			gone++
 		}
 	}
-	s := fmt.Sprintf("%d root(s) grew more than %s", len(failing), l)
-	if added > 0 {
-		s += fmt.Sprintf(" (%d of them new: not in the base, so grown from 0)", added)
+	var s string
+	if grew := len(failing) - gone; grew > 0 {
+		s = fmt.Sprintf("%d root(s) grew more than %s", grew, l)
+		if added > 0 {
+			s += fmt.Sprintf(" (%d of them new: not in the base, so grown from 0)", added)
+		}
+	}
+	if gone > 0 {
+		if s != "" {
+			s += "; "
+		}
+		s += fmt.Sprintf("%d root(s) of the base are gone from the change", gone)
 	}
 	return s
 }
@@ -226,7 +254,7 @@ func (r *RootDiff) headline() string {
 func (d *Diff) WriteText(w io.Writer, o DiffOptions) error {
 	ew := &errWriter{w: w}
 	fmt.Fprintf(ew, "spgo diff: %s → %s\n", d.Base, d.Change)
-	if n := d.partialNote(); n != "" {
+	for _, n := range d.notes() {
 		fmt.Fprintf(ew, "spgo diff: %s\n", n)
 	}
 	for _, r := range d.ordered(o) {
@@ -248,6 +276,16 @@ func (d *Diff) WriteText(w io.Writer, o DiffOptions) error {
 		fmt.Fprintf(ew, "spgo diff: %s\n", d.failSummary(*o.Limit))
 	}
 	return ew.err
+}
+
+// notes are the warnings a report gives first: a side's run ended early,
+// and what DiffProfiles found odd in the pair (Diff.Notes).
+func (d *Diff) notes() []string {
+	var out []string
+	if n := d.partialNote(); n != "" {
+		out = append(out, n)
+	}
+	return append(out, d.Notes...)
 }
 
 // partialNote warns when a side's run ended early, "" otherwise.
@@ -281,7 +319,7 @@ func lineDeltas(w io.Writer, indent string, r *RootDiff, n int) {
 func (d *Diff) WriteMarkdown(w io.Writer, o DiffOptions) error {
 	ew := &errWriter{w: w}
 	fmt.Fprintf(ew, "### spgo: worst-case memory (MHWM), %s → %s\n\n", mdEscape(d.Base), mdEscape(d.Change))
-	if n := d.partialNote(); n != "" {
+	for _, n := range d.notes() {
 		fmt.Fprintf(ew, "⚠️ %s\n\n", mdEscape(n))
 	}
 	if o.Limit != nil {
