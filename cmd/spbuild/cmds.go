@@ -20,7 +20,7 @@ import (
 
 func cmdBuild(args []string, se session) int {
 	c := newCommon("build", se, "build [-o file] [build flags] [package]")
-	out := c.fs.String("o", "", "output file (default: the package's name in the current directory)")
+	out := c.fs.String("o", "", "output file (default, as go build: the last element of the import path, before a /vN suffix, in the current directory)")
 	pos, rest, err := c.parse(args)
 	if err != nil {
 		return flagErr(err)
@@ -39,6 +39,8 @@ func cmdBuild(args []string, se session) int {
 		// As go build does: compile, keep nothing (not an archive in
 		// the user's directory).
 		o = os.DevNull
+	} else if o == "" && len(p.Targets) == 1 {
+		o = execName(p.Targets[0].ImportPath)
 	} else if o == "" {
 		abs, err := filepath.Abs(filepath.Join(cfg.Dir, pkg))
 		if err != nil {
@@ -56,6 +58,32 @@ func cmdBuild(args []string, se session) int {
 		return 1
 	}
 	return 0
+}
+
+// execName is the file go build names a command's executable after: the
+// last element of its import path, or the one before a major version
+// suffix (example.com/tool/v2 builds tool).
+func execName(importPath string) string {
+	elems := strings.Split(importPath, "/")
+	name := elems[len(elems)-1]
+	if len(elems) > 1 && isMajorVersion(name) {
+		name = elems[len(elems)-2]
+	}
+	return name
+}
+
+// isMajorVersion reports whether s is v2, v3, … (a module's major
+// version suffix).
+func isMajorVersion(s string) bool {
+	if len(s) < 2 || s[0] != 'v' || s[1] == '0' || s == "v1" {
+		return false
+	}
+	for _, c := range s[1:] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 func cmdRun(args []string, se session) int {
