@@ -61,6 +61,9 @@ func freeGoroutine(d *dnode) {
 		return
 	}
 	n := d.spawned + d.started // started: it never ran (a TryGo that failed)
+	if n == 0 {
+		return // no go statement made it (a parallel subtest's part)
+	}
 	if d.joined || d.parent.finished {
 		d.add(d.site, -n)
 		return

@@ -106,15 +106,8 @@ func SubEnd(t *Task) {
 	if d == nil || !d.sub || d.finished || d.detached {
 		return
 	}
-	if len(d.frame) > 0 {
-		dropFrame(d, 0)
-	}
-	endCensus(d) // as at a task's Return
-	if mem.on && mem.holder == d {
-		chargeUninstrumented(d)
-	}
-	recReturn(d)
-	d.ret()
+	endCensus(d) // as a task's Return, then its Finish
+	dagReturn(t)
 	r := d.root
 	r.pendingSubs--
 	if r.lingering && r.pendingSubs == 0 && !r.done {

@@ -586,7 +586,7 @@ func sourceDir(p *profile.Profile, dir string) string {
 	if err != nil {
 		return ""
 	}
-	if _, ok := belowResolved(wd, p.SourceRoot); ok || sameDir(wd, p.SourceRoot) {
+	if _, ok := belowResolved(wd, p.SourceRoot); ok { // the directory itself included
 		return p.SourceRoot
 	}
 	return ""
@@ -614,7 +614,7 @@ func readBelow(root, file string) ([]byte, error) {
 }
 
 // belowResolved returns path with its symbolic links resolved, and
-// whether that is below root with root's resolved.
+// whether that is root or below it, with root's resolved.
 func belowResolved(root, path string) (string, bool) {
 	r, err := filepath.EvalSymlinks(root)
 	if err != nil {
@@ -632,13 +632,6 @@ func belowResolved(root, path string) (string, bool) {
 	}
 	rel, err := filepath.Rel(r, real)
 	return real, err == nil && filepath.IsLocal(rel)
-}
-
-// sameDir reports whether a and b are the same directory.
-func sameDir(a, b string) bool {
-	fa, err1 := os.Stat(a)
-	fb, err2 := os.Stat(b)
-	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
 }
 
 // belowRoot returns file's name relative to root when it is below root:
