@@ -35,6 +35,7 @@ type recTask struct {
 	ranIn  int32             // the census interval it was listed in
 	rel    int32             // its release's index in rec.groups[group]
 	relS   int32             // the strand released there, -1: none
+	liveAt int32             // its index in rec.live
 }
 
 // recDeath is a death deferred to a join: the census that found it and
@@ -76,7 +77,7 @@ var rec struct {
 	signals map[unsafe.Pointer]int32   // a condition variable's latest signal or broadcast
 	locks   map[unsafe.Pointer][]int32 // the write unlocks a lock waits for
 	rlocks  map[unsafe.Pointer][]int32 // the read unlocks a write lock waits for
-	live    map[*recTask]bool          // tasks not ended
+	live    []*recTask                 // tasks not ended, in no order (recTask.liveAt)
 	limits  map[any]*limRec            // errgroups with a limit
 	held    *recTask                   // whose strand is timed
 	heldAt  time.Time
@@ -117,7 +118,7 @@ func recBeginRoot(r *proot, d *dnode) {
 	rec.signals = map[unsafe.Pointer]int32{}
 	rec.locks = map[unsafe.Pointer][]int32{}
 	rec.rlocks = map[unsafe.Pointer][]int32{}
-	rec.live = map[*recTask]bool{}
+	rec.live = nil
 	rec.limits = map[any]*limRec{}
 	rec.ran, rec.cens, rec.mute = rec.ran[:0], 0, false
 	recFail(rec.w.BeginRoot(r.name))
@@ -134,7 +135,7 @@ func recEndRoot(r *proot) {
 	}
 	recSwitch(nil)
 	open := make([]*recTask, 0, len(rec.live))
-	for t := range rec.live {
+	for _, t := range rec.live {
 		if t.strand >= 0 {
 			open = append(open, t)
 		}
@@ -152,11 +153,13 @@ func recEndRoot(r *proot) {
 // recNewTask declares a task and opens its first strand.
 func recNewTask(parent int32, site Site) *recTask {
 	t := &recTask{id: rec.tasks, strand: -1, last: -1, relS: -1}
+	ownAlloc(int64(unsafe.Sizeof(*t))) // rtlib's, not the program's
 	rec.tasks++
 	recName(site)
 	recFail(rec.w.Task(trace.Task{ID: t.id, Parent: parent, Site: int32(site)}))
 	recOpen(t)
-	rec.live[t] = true
+	t.liveAt = int32(len(rec.live))
+	rec.live = ownAppend(rec.live, t) // rtlib's memory, as the task record's
 	return t
 }
 
@@ -185,7 +188,7 @@ func recRan(t *recTask) {
 		return
 	}
 	t.ran, t.ranIn = t.strand+1, rec.cens
-	rec.ran = append(rec.ran, t.strand)
+	rec.ran = ownAppend(rec.ran, t.strand)
 }
 
 // recStrand returns d's open recorded strand, or -1.
@@ -303,7 +306,7 @@ func recAdd(d *dnode, site Site, n int64) {
 		i++
 	}
 	if i == len(t.sites) {
-		t.sites = append(t.sites, trace.SiteBytes{Site: int32(site)})
+		t.sites = ownAppend(t.sites, trace.SiteBytes{Site: int32(site)})
 	}
 	t.sites[i].Net += n
 	t.net += n
@@ -376,9 +379,12 @@ func recReturn(d *dnode) {
 		return
 	}
 	recEnd(t)
-	delete(rec.live, t)
+	last := rec.live[len(rec.live)-1]
+	last.liveAt, rec.live[t.liveAt] = t.liveAt, last
+	rec.live[len(rec.live)-1] = nil
+	rec.live = rec.live[:len(rec.live)-1]
 	if l := rec.limits[d.group]; l != nil {
-		l.ends = append(l.ends, t.last)
+		l.ends = ownAppend(l.ends, t.last)
 	}
 	if d.group != nil {
 		recRelease(t, d.group, t.last)
@@ -398,7 +404,7 @@ func recRelease(t *recTask, g any, s int32) {
 		return
 	}
 	t.group, t.rel, t.relS = g, int32(len(rec.groups[g])), s
-	rec.groups[g] = append(rec.groups[g], s)
+	rec.groups[g] = ownAppend(rec.groups[g], s)
 }
 
 // recDone: d's task called Done on wg.
@@ -500,9 +506,9 @@ func recUnlock(key unsafe.Pointer, w bool) {
 	}
 	ended, _ := recSplit(t)
 	if w {
-		rec.locks[key] = append(rec.locks[key], ended)
+		rec.locks[key] = ownAppend(rec.locks[key], ended)
 	} else {
-		rec.rlocks[key] = append(rec.rlocks[key], ended)
+		rec.rlocks[key] = ownAppend(rec.rlocks[key], ended)
 	}
 }
 
