@@ -36,6 +36,11 @@ type accCase struct {
 	// slow, when set, says why the oracle check is left out: the oracle
 	// (a collection at every allocation) takes minutes on the program.
 	slow string
+	// stacks, when set, is the goroutine stacks' part of the true total
+	// (heap and stacks) at p: the total must be at least mhwm(p) +
+	// stacks(p), and when stacksExact, exact and within slack of it.
+	stacks      func(p int64) int64
+	stacksExact bool
 }
 
 // lineCase is a per-line figure of a program (see accCase.lines).
@@ -259,6 +264,7 @@ func checkCase(t *testing.T, c accCase, orig, inst, src string, strict bool) {
 			}
 		}
 	}
+	checkStacks(t, c, r)
 	// Per-line figures follow, also on inexact roots: a line is charged
 	// what it (or the uninstrumented code it calls) allocated.
 	for _, lc := range c.lines {
@@ -267,6 +273,35 @@ func checkCase(t *testing.T, c accCase, orig, inst, src string, strict bool) {
 	checkTrace(t, pf+".trace", r)
 	if r.Exact && c.slow == "" {
 		checkOracle(t, inst, r)
+	}
+}
+
+// checkStacks checks r's total with goroutine stacks (acct_stack.go):
+// present, and where c gives the stacks' truth, never below it and,
+// when c says it is exact, exact and within slack of it.
+func checkStacks(t *testing.T, c accCase, r profile.Root) {
+	t.Helper()
+	st := r.Stacks
+	if st == nil {
+		t.Errorf("no stacks figures")
+		return
+	}
+	if c.stacks == nil {
+		return
+	}
+	t.Logf("stacks: start %d, %d goroutines, %d grown by %d; exact %v", st.StartBytes, st.Goroutines, st.Grown, st.GrownBytes, st.Exact)
+	if c.stacksExact && !st.Exact {
+		t.Errorf("total with stacks inexact, want exact")
+	}
+	for q := int64(1); q <= 64; q *= 2 {
+		v, l, h, _ := r.TotalAt(int(q))
+		want := c.mhwm(q) + c.stacks(q)
+		if v < want-analyticUnder || st.Exact && v > want+slack(want) {
+			t.Errorf("total_%d = %d, want %d (stacks %d; exact %v)", q, v, want, c.stacks(q), st.Exact)
+		}
+		if h != 0 && (l > want+intervalOver(want) || h < want-analyticUnder) {
+			t.Errorf("total_%d's interval %d … %d misses %d", q, l, h, want)
+		}
 	}
 }
 

@@ -468,8 +468,11 @@ func census(c *dnode, pending int64) {
 	c.received = 0
 	mem.maxSince = max(mem.maxSince, mem.since)
 	c.root.maxSince = max(c.root.maxSince, mem.since)
+	stackSeen(c) // before the reading and the collection change it
+	defer stackCensusEnd(c)
 	chargeUninstrumented(c)
 	collect()
+	stackStartRead()
 	// rtlib's own live bytes as the collection found them: the heap
 	// figure read below is of that moment, and what rtlib's tables grow
 	// by later in this census (chargeSmall's per-site counts, the pool)

@@ -91,6 +91,14 @@ var accuracyCases = []accCase{
 	// the ones Drop charges.
 	{name: "loopscratch", exact: false, serial: 3072 + 4*480,
 		mhwm: func(p int64) int64 { return min(p, 4)*3072 + 4*480 }},
+	// Goroutine stacks (acct_stack.go): 10 000 goroutines alive at once
+	// at their starting size, and 8 that recurse 1 MiB deep.
+	{name: "spawnwide", exact: true, serial: 10_000 * 496,
+		mhwm:   func(p int64) int64 { return 10_000 * 496 },
+		stacks: func(p int64) int64 { return 10_000 * 2048 }, stacksExact: true},
+	{name: "deepstack", exact: true, serial: 4160,
+		mhwm:   func(p int64) int64 { return 4160 },
+		stacks: func(p int64) int64 { return min(p, 8)*(1<<20) + (8-min(p, 8))*2048 }},
 	{name: "errlimit", exact: true, serial: 2_104_832,
 		mhwm:  func(p int64) int64 { return 16*64*kib + min(p, 4)*mib + 16*480 },
 		lines: []lineCase{{mark: "// result", alloc: 16 * 64 * kib}}},

@@ -28,8 +28,10 @@ func dagFork(parent, child *Task, site Site, g any) {
 	n := goroutineBytes + closure + args
 	parent.dn.add(site, n)
 	parent.dn.root.siteAlloc(site, n)
+	stack := stackFork(parent.dn)
 	child.dn = parent.dn.spawnIn(site, g)
 	child.dn.spawned, child.dn.started = goroutineBytes+closure, args
+	stackForked(child.dn, stack)
 	recFork(parent.dn, child.dn, site, g)
 }
 
@@ -64,11 +66,13 @@ func freeGoroutine(d *dnode) {
 	if n == 0 {
 		return // no go statement made it (a parallel subtest's part)
 	}
-	if d.joined || d.parent.finished {
+	now := d.joined || d.parent.finished
+	if now {
 		d.add(d.site, -n)
-		return
+	} else {
+		d.pscope.deferFree(d, d.site, n, -1, -1)
 	}
-	d.pscope.deferFree(d, d.site, n, -1, -1)
+	stackFree(d, now)
 }
 
 // dagUnfork: a task forked by GroupTryGo was not started after all: it
@@ -84,6 +88,9 @@ func dagUnfork(t *Task) {
 // The go statement's closure of the function value and the arguments is
 // dead once the call starts: its death is the child's first act.
 func dagStart(t *Task) {
+	if t.dn != nil {
+		stackStarted(t.dn)
+	}
 	if d := t.dn; d != nil && d.started > 0 && !d.detached && mem.holder == d {
 		d.add(d.site, -d.started)
 		d.started = 0
@@ -97,6 +104,7 @@ func dagStart(t *Task) {
 // late, to a task the engine no longer sees).
 func dagReturn(t *Task) {
 	if d := t.dn; d != nil {
+		stackSeen(d) // before rtlib's reading grows it
 		if mem.on && mem.holder == d && !d.finished {
 			chargeUninstrumented(d)
 		}

@@ -108,6 +108,13 @@ type dnode struct {
 	spawned   int64      // bytes its go statement allocated that live to its end (descriptor, closure): freeGoroutine
 	started   int64      // bytes its go statement allocated that die when it starts (dagStart)
 	frame     []frameObj // heap objects that die with a running function's frame (acct_frame.go)
+	stack     int64      // its goroutine's starting stack, until freed (acct_stack.go)
+	model     int64      // its stack as modelled: stack and the growth seen
+	gp        uintptr    // its goroutine's g, from its start
+	pLo, pHi  uintptr    // its stack's bounds when last seen
+	pSize     uintptr    // its size when last painted
+	pTop      uintptr    // the paint is [pLo, pTop)
+	pFresh    bool       // nothing but the program's code ran since the paint
 	framed    bool       // in mem.framed
 
 	rec *recTask // its strands, when recorded for simulation (rec.go)
@@ -153,7 +160,7 @@ func (d *dnode) add(site Site, n int64) {
 	if n == 0 {
 		return
 	}
-	if d.rec != nil {
+	if d.rec != nil && site != stackSite {
 		recAdd(d, site, n)
 	}
 	sign := int8(1)
@@ -229,11 +236,11 @@ func (d *dnode) emit(ev item) {
 func (r *proot) apply(d *dnode, ev item) {
 	switch ev.kind {
 	case itSpawn:
-		r.check(r.eng.Spawn())
+		r.spawn()
 		d.direct = false
 		r.drain(ev.child)
 	case itReturn:
-		r.check(r.eng.Return())
+		r.ret()
 		d.direct = false
 		r.drain(d.parent)
 	default:
@@ -248,12 +255,24 @@ func (r *proot) feed(d *dnode, ev item) {
 		r.feedSeg(d.arena[ev.a:ev.b])
 	case itSync:
 		r.check(r.eng.Sync())
+		if r.tot != nil {
+			r.check(r.tot.Sync())
+		}
 	case itCall:
 		r.check(r.eng.Call())
+		if r.tot != nil {
+			r.check(r.tot.Call())
+		}
 	case itCallReturn:
 		r.check(r.eng.CallReturn())
+		if r.tot != nil {
+			r.check(r.tot.CallReturn())
+		}
 	case itLimit:
 		r.check(r.eng.SetLimit(ev.n))
+		if r.tot != nil {
+			r.check(r.tot.SetLimit(ev.n))
+		}
 	}
 }
 
@@ -268,10 +287,10 @@ func (r *proot) drain(x *dnode) {
 			x.pos++
 			switch ev.kind {
 			case itSpawn:
-				r.check(r.eng.Spawn())
+				r.spawn()
 				x = ev.child
 			case itReturn:
-				r.check(r.eng.Return())
+				r.ret()
 				x.items, x.arena = nil, nil
 				x = x.parent
 			default:
@@ -286,13 +305,39 @@ func (r *proot) drain(x *dnode) {
 	}
 }
 
-// feedSeg gives the engine one segment's allocations and frees.
+// spawn and ret give both engines a Spawn and a Return.
+func (r *proot) spawn() {
+	r.check(r.eng.Spawn())
+	if r.tot != nil {
+		r.check(r.tot.Spawn())
+	}
+}
+
+func (r *proot) ret() {
+	r.check(r.eng.Return())
+	if r.tot != nil {
+		r.check(r.tot.Return())
+	}
+}
+
+// feedSeg gives the engines one segment's allocations and frees: the
+// heap engine all but the stacks', the total all.
 func (r *proot) feedSeg(seg []mhwm.SiteBytes) {
 	for _, e := range seg {
 		if e.Bytes > 0 {
-			r.check(r.eng.Alloc(e.Site, e.Bytes))
+			if e.Site != mhwm.Site(stackSite) {
+				r.check(r.eng.Alloc(e.Site, e.Bytes))
+			}
+			if r.tot != nil {
+				r.check(r.tot.Alloc(e.Site, e.Bytes))
+			}
 		} else if e.Bytes < 0 {
-			r.check(r.eng.Free(e.Site, -e.Bytes))
+			if e.Site != mhwm.Site(stackSite) {
+				r.check(r.eng.Free(e.Site, -e.Bytes))
+			}
+			if r.tot != nil {
+				r.check(r.tot.Free(e.Site, -e.Bytes))
+			}
 		}
 	}
 }
@@ -372,7 +417,7 @@ func (d *dnode) joinKids(s *scope) {
 	for i, f := range s.pending {
 		// The trace may place the death itself (a free record), perhaps
 		// earlier than this join: then it is not one of the strand's.
-		rec.mute = recd && recFree(d, Site(f.Site), f.Bytes, s.pendRec[i])
+		rec.mute = recd && Site(f.Site) != stackSite && recFree(d, Site(f.Site), f.Bytes, s.pendRec[i])
 		d.add(Site(f.Site), -f.Bytes)
 		rec.mute = false
 	}

@@ -67,6 +67,7 @@ func (r *proot) build() profile.Root {
 		out.Threshold = &profile.ThresholdAnswer{M: res.Threshold.M, P: res.Threshold.P, Value: res.Threshold.Value, AtLeastHalf: res.Threshold.AtLeastHalf}
 	}
 	r.lines(res, &out)
+	r.stacks(&out, structural || out.SelfCheckFailed)
 	return out
 }
 
@@ -141,24 +142,66 @@ func (r *proot) interval(res *mhwm.Result, out *profile.Root, structural bool) (
 	if debugCensus {
 		fmt.Fprintf(os.Stderr, "interval %s: live %d late %d lagged %d in max %d sum %d structural %v\n", r.name, r.liveLow, r.late, r.lagged, r.inMax, r.inSum, structural)
 	}
-	low := func(v int64, p int64) int64 {
-		l := r.liveLow
-		if !structural {
-			l = max(l, v-r.late-r.lagged-min(r.inSum, p*r.inMax))
-		}
-		return min(max(l, 0), v)
+	out.SerialLow, out.SerialHigh = r.low(res.SerialPeak, 1, structural), res.SerialPeak+r.lagged
+	return r.bound(out.MHWM, structural, 0, func(int64) int64 { return 0 })
+}
+
+// low is the lower end of figure v at p: the tracked bytes a census
+// found live at once, and unless structural, v less everything lateness
+// can have added (see interval).
+func (r *proot) low(v, p int64, structural bool) int64 {
+	l := r.liveLow
+	if !structural {
+		l = max(l, v-r.late-r.lagged-min(r.inSum, p*r.inMax))
 	}
-	out.SerialLow, out.SerialHigh = low(res.SerialPeak, 1), res.SerialPeak+r.lagged
+	return min(max(l, 0), v)
+}
+
+// bound sets the interval of each figure of pts, p = 1 … in order: the
+// low end (less below, tightened by the truth's growth in p) and the
+// figure plus the lagged bytes and above(p). It returns the least p
+// whose interval is wider than the slack, 0 if none.
+func (r *proot) bound(pts []profile.Point, structural bool, below int64, above func(p int64) int64) (wide int) {
 	var floor int64
-	for i := range out.MHWM {
-		pt := &out.MHWM[i]
-		floor = max(floor, low(pt.Bytes, int64(pt.P)))
-		pt.Low, pt.High = min(floor, pt.Bytes), pt.Bytes+r.lagged
+	for i := range pts {
+		pt := &pts[i]
+		floor = max(floor, r.low(pt.Bytes, int64(pt.P), structural)-below)
+		pt.Low, pt.High = min(max(floor, 0), pt.Bytes), pt.Bytes+r.lagged+above(int64(pt.P))
 		if wide == 0 && pt.High-pt.Low > slackOf(pt.High) {
 			wide = pt.P
 		}
 	}
 	return wide
+}
+
+// stacks sets out.Stacks from the total engine's answer (acct_stack.go):
+// the heap's interval, widened by the stack growth the run saw. Below:
+// the growth is what the instrumented frames needed, which are the
+// original's and more, so the original's may have been none of it.
+// Above: growth is charged where rtlib saw it, perhaps later in its
+// strand than it happened, which can lower the strand's peak by what it
+// grew by; p running strands at once, at most p times the most one
+// goroutine grew. Without an interval for the heap, where stack sizes
+// could not be read, or without paint (the race detector), where growth
+// may go unseen, the total has none either.
+func (r *proot) stacks(out *profile.Root, structural bool) {
+	t := r.resTot
+	if t == nil || t.MHWM == nil {
+		return
+	}
+	st := &profile.Stacks{StartBytes: stackStart, Goroutines: r.stackN, Grown: r.stackGrown, GrownBytes: r.stackExtra,
+		SerialPeak: max(t.SerialPeak, out.SerialPeak)}
+	for q := 1; q <= t.PMax; q++ {
+		st.Total = append(st.Total, profile.Point{P: q, Bytes: max(t.MHWM[q], out.MHWM[q-1].Bytes)})
+	}
+	if out.SerialHigh != 0 && !r.stackBlind && stackPainting {
+		above := func(p int64) int64 { return min(r.stackExtra, p*r.stackMaxGrow) }
+		st.SerialLow = min(max(r.low(st.SerialPeak, 1, structural)-r.stackExtra, 0), st.SerialPeak)
+		st.SerialHigh = st.SerialPeak + r.lagged + above(1)
+		wide := r.bound(st.Total, structural, r.stackExtra, above)
+		st.Exact = out.Exact && wide == 0 && st.SerialHigh-st.SerialLow <= slackOf(st.SerialHigh)
+	}
+	out.Stacks = st
 }
 
 // mib formats n bytes in MiB for a reason's text.

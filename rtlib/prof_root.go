@@ -16,7 +16,8 @@ type proot struct {
 	site     Site
 	name     string
 	eng      *mhwm.Engine
-	traceMax int64 // the engine's trace limit (SPGO_TRACE_LIMIT when the root began)
+	tot      *mhwm.Engine // heap and goroutine stacks (acct_stack.go); nil in threshold mode
+	traceMax int64        // the engine's trace limit (SPGO_TRACE_LIMIT when the root began)
 	top      *dnode
 	front    *dnode // the dnode whose events the engine takes next
 	engErr   error
@@ -71,9 +72,17 @@ type proot struct {
 	heapAllocs uint64 // the runtime's bytes allocated then
 	heapPeak   int64
 
+	// Goroutine stacks (acct_stack.go): goroutines forked, how many were
+	// seen grown past their starting size and by how much in all, and
+	// whether sizes could not be read at all.
+	stackN, stackGrown, stackExtra int64
+	stackMaxGrow                   int64 // the most one goroutine grew by
+	stackBlind                     bool
+
 	done    bool
 	partial bool
 	res     *mhwm.Result
+	resTot  *mhwm.Result // tot's answer
 	out     *profile.Root
 	enc     []byte // out encoded (profile.EncodeRoot), once
 }
@@ -201,6 +210,15 @@ func beginRoot(t *Task, site Site) {
 		panic(err) // cfg ranges make this impossible
 	}
 	r := &proot{site: site, eng: eng, traceMax: mc.TraceLimit, seen: map[string]bool{}, groups: newTable[any, membership](ifaceHash), limits: newTable[any, int](ifaceHash)}
+	if cfg.threshold == 0 {
+		// The total: the same events with the stacks' among them, no
+		// per-line trace (the lines are the heap engine's).
+		r.tot, err = mhwm.New(mhwm.Config{P: cfg.pmax, Clock: mc.Clock, Grown: ownGrown})
+		if err != nil {
+			panic(err)
+		}
+		stackStartRead()
+	}
 	if rec, ok := Lookup(site); ok {
 		r.name = rec.Func
 	} else {
@@ -343,6 +361,10 @@ func finishRoot(r *proot, partial bool) {
 	res, err := r.eng.Exit()
 	r.check(err)
 	r.res = res
+	if r.tot != nil {
+		r.resTot, err = r.tot.Exit()
+		r.check(err)
+	}
 	orphanRoot(r)
 	d.detached = true
 }

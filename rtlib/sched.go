@@ -201,6 +201,7 @@ func updateCheckingLocked() {
 // When the watchdog asks for it (at most once a blockTick), a beat also
 // counts the goroutines out of Go (holderWaits).
 func beat(site Site) {
+	stackBeat()
 	hb.Store(int32(site))
 	if outsideWanted.Load() {
 		sampleOutside()
@@ -720,6 +721,7 @@ func goOut(t *Task) {
 	t.out = outPlain
 	sched.nout++
 	if held {
+		stackSeen(t.dn)
 		dagBlock(t)
 		releaseLocked(t)
 	}

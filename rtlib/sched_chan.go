@@ -262,6 +262,7 @@ func chanDone(key unsafe.Pointer, c int, dir byte) {
 // key failed: it grants the first complementary parked operation
 // (mInitiator) or parks t.
 func chanBlock(t *Task, key unsafe.Pointer, dir byte, seq *uint64) mode {
+	stackSeen(t.dn) // before the registration's tables may grow the stack
 	sched.mu.Lock()
 	kept := keepPendingLocked(t, key, dir)
 	if t.stolen {
@@ -405,6 +406,7 @@ func (w *SelectState) Blocking() bool { return w.m != mAttempt }
 
 // selectBlock is chanBlock for a select whose attempt failed.
 func selectBlock(t *Task, dirs string, chans []any, seq *uint64) mode {
+	stackSeen(t.dn) // before the registrations' tables may grow the stack
 	t.keys, t.caps = t.keys[:0], t.caps[:0]
 	for _, c := range chans {
 		k, n := chanOf(c)

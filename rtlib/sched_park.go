@@ -207,6 +207,7 @@ func parkLocked(t *Task, pk parkKind) mode {
 		sched.nretry++
 	}
 	syncAttnLocked()
+	stackSeen(t.dn)
 	dagBlock(t)
 	releaseLocked(t)
 	wakeWatchdogLocked()
@@ -384,6 +385,7 @@ const wkAny wkind = 255
 // parkOn parks the holder t on the object at key until it is woken, and
 // returns holding the baton. It is the slow path of Lock and friends.
 func parkOn(t *Task, key unsafe.Pointer, kind wkind, pk parkKind) {
+	stackSeen(t.dn) // before the registration's tables may grow the stack
 	sched.mu.Lock()
 	t.nws = 0
 	linkLocked(t, queueLocked(key), kind, 0, 0)

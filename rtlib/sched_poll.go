@@ -141,6 +141,7 @@ func yield(t *Task) {
 	}
 	yields++
 	pushReadyLocked(t)
+	stackSeen(t.dn)
 	releaseLocked(t)
 	sched.mu.Unlock()
 	waitBaton(t)

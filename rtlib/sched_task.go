@@ -21,19 +21,20 @@ type Task struct {
 	goid    uint64 // the goroutine's id, 0 until needed
 	kind    taskKind
 	state   tstate
-	sig     chan struct{} // the task's private semaphore (see poke)
-	parent  *Task         // the forking task
-	resumer *Task         // the parent suspended in Resume until this task first gives up the baton
-	refs    int8          // parent's Resume + child's Finish, for recycling
-	group   Group         // errgroup the task was spawned into
-	dn      *dnode        // its part of the DAG (nil outside roots)
-	dstack  []*dnode      // dnodes of outer roots it runs (nested roots)
-	win     *window       // the Release window a guest was adopted in
-	stolen  bool          // the watchdog took the baton from it
-	inWait  atomic.Bool   // in waitBaton or settle: the watchdog leaves it the baton
-	failed  bool          // an errgroup task whose function returned an error
-	polls   int           // fruitless polls since it last gave up the baton (sched_poll.go)
-	locks   int           // locks taken since it last gave up the baton (sched_poll.go)
+	sig     chan struct{}  // the task's private semaphore (see poke)
+	parent  *Task          // the forking task
+	resumer *Task          // the parent suspended in Resume until this task first gives up the baton
+	refs    int8           // parent's Resume + child's Finish, for recycling
+	group   Group          // errgroup the task was spawned into
+	dn      *dnode         // its part of the DAG (nil outside roots)
+	dstack  []*dnode       // dnodes of outer roots it runs (nested roots)
+	win     *window        // the Release window a guest was adopted in
+	stolen  bool           // the watchdog took the baton from it
+	inWait  atomic.Bool    // in waitBaton or settle: the watchdog leaves it the baton
+	gp      atomic.Uintptr // its goroutine's g, from Start (stackBeat)
+	failed  bool           // an errgroup task whose function returned an error
+	polls   int            // fruitless polls since it last gave up the baton (sched_poll.go)
+	locks   int            // locks taken since it last gave up the baton (sched_poll.go)
 
 	rnext *Task // ready queue
 
@@ -104,6 +105,7 @@ func (t *Task) Start() {
 		return
 	}
 	acct.Add(1)
+	t.gp.Store(uintptr(getg()))
 	waitBaton(t)
 	dagStart(t)
 	outsideWanted.Store(true) // a new task may block before its next hook

@@ -141,7 +141,12 @@ type htmlRoot struct {
 	// serial peak's in SerialLow and SerialHigh.
 	Interval              bool
 	SerialLow, SerialHigh string
-	Chart                 *htmlMHWMChart
+	// Stacks: the table has a total with goroutine stacks; StacksSerial
+	// is its serial peak and StacksNote says what it is.
+	Stacks       bool
+	StacksSerial string
+	StacksNote   string
+	Chart        *htmlMHWMChart
 	// Sim is the simulated schedules, nil when the root was not
 	// simulated.
 	Sim *htmlSim
@@ -184,6 +189,8 @@ type htmlPCell struct {
 	// Low and High bound the truth when the root is inexact and has
 	// intervals; empty otherwise.
 	Low, High string
+	// Total is the heap and goroutine stacks together (profile.Stacks).
+	Total string
 }
 
 type htmlQ struct {
@@ -392,7 +399,13 @@ func newHTMLRoot(p *profile.Profile, r *profile.Root, id string, o HTMLOptions, 
 			if r.SerialPeak > 0 {
 				c.Factor = strconv.FormatFloat(float64(v)/float64(r.SerialPeak), 'f', 2, 64) + "×"
 			}
+			if t, _, _, ok := r.TotalAt(q); ok {
+				c.Total = Bytes(t)
+			}
 			hr.Table = append(hr.Table, c)
+		}
+		if st := r.Stacks; st != nil {
+			hr.Stacks, hr.StacksSerial, hr.StacksNote = true, Bytes(st.SerialPeak), stacksNote(r, pmax)
 		}
 		hr.Chart = newHTMLMHWMChart(r)
 	}

@@ -188,7 +188,16 @@ func root(w io.Writer, p *profile.Profile, r *profile.Root, o Options) {
 				fmt.Fprintln(tw)
 			}
 		}
+		if r.Stacks != nil {
+			fmt.Fprint(tw, "  +stacks\t")
+			for _, q := range ps {
+				v, _, _, _ := r.TotalAt(q)
+				fmt.Fprintf(tw, "%s\t", Bytes(v))
+			}
+			fmt.Fprintln(tw)
+		}
 		tw.Flush()
+		stacksLine(w, r, p.PMax)
 	}
 	serial := Bytes(r.SerialPeak)
 	if interval && r.SerialHigh != 0 {
@@ -327,4 +336,33 @@ func (e *errWriter) Write(b []byte) (int, error) {
 	n, err := e.w.Write(b)
 	e.err = err
 	return n, nil
+}
+
+// stacksLine says what the +stacks row is, how exact, and that the MHWM
+// row (the heap) is the headline that budgets and diffs use.
+func stacksLine(w io.Writer, r *profile.Root, pmax int) {
+	if r.Stacks != nil {
+		fmt.Fprintf(w, "  %s\n", stacksNote(r, pmax))
+	}
+}
+
+// stacksNote says in words what r's total with goroutine stacks is and
+// how exact; the text report and the HTML page both show it.
+func stacksNote(r *profile.Root, pmax int) string {
+	st := r.Stacks
+	state := "exact"
+	if !st.Exact {
+		if _, lo, hi, ok := r.TotalAt(pmax); ok && hi != 0 {
+			state = fmt.Sprintf("not exact: at p=%d between %s and %s", pmax, Bytes(lo), Bytes(hi))
+		} else {
+			state = "not exact, no bound"
+		}
+	}
+	s := fmt.Sprintf("MHWM is the heap (the headline: budgets and diffs use it); +stacks adds the stacks of the %d goroutines the root started, %s each from go statement to join: serial peak %s, %s.",
+		st.Goroutines, Bytes(st.StartBytes), Bytes(st.SerialPeak), state)
+	if st.Grown > 0 {
+		s += fmt.Sprintf(" %d goroutines' frames needed more than %s, %s more in all, counted where seen; the instrumented frames are larger than the original's, so the low ends leave it out.",
+			st.Grown, Bytes(st.StartBytes), Bytes(st.GrownBytes))
+	}
+	return s
 }

@@ -146,3 +146,61 @@ func TestTextOptions(t *testing.T) {
 		})
 	}
 }
+
+// TestStacks: a root with goroutine stacks shows a "+stacks" row beside
+// the heap's in the text report and a column in the HTML page, with a
+// note naming the heap as the headline and saying how exact the total
+// is: exact, or its interval at pmax.
+func TestStacks(t *testing.T) {
+	tests := []struct {
+		name  string
+		exact bool
+		grown int64
+		want  []string
+	}{
+		{"exact", true, 0, []string{"+stacks  19.8 MiB  20.1 MiB", "+stacks adds the stacks of the 10000 goroutines the root started, 2 KiB each from go statement to join: serial peak 19.8 MiB, exact"}},
+		{"grown", false, 3, []string{"+stacks  19.8 MiB  20.1 MiB", "not exact: at p=2 between 19.6 MiB and 21.6 MiB", "needed more than 2 KiB, 1 MiB more in all"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			heap := []profile.Point{{P: 1, Bytes: 300 << 10}, {P: 2, Bytes: 600 << 10}}
+			st := &profile.Stacks{StartBytes: 2048, Goroutines: 10000, Exact: tt.exact, SerialPeak: 300<<10 + 20000<<10,
+				Total: []profile.Point{{P: 1, Bytes: 300<<10 + 20000<<10}, {P: 2, Bytes: 600<<10 + 20000<<10}}}
+			if tt.grown > 0 {
+				st.Grown, st.GrownBytes = tt.grown, 1<<20
+				st.Total[1].Low, st.Total[1].High = 196<<20/10, 216<<20/10
+			}
+			p := &profile.Profile{Schema: profile.Schema, PMax: 2, Roots: []profile.Root{{
+				Name: "main.main", Exact: true, MHWM: heap, SerialPeak: 300 << 10, Stacks: st}}}
+			if err := p.Validate(); err != nil {
+				t.Fatal(err)
+			}
+			var b strings.Builder
+			if err := Text(&b, p, Options{}); err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range append(tt.want, "MHWM is the heap (the headline: budgets and diffs use it)") {
+				if !strings.Contains(b.String(), w) {
+					t.Errorf("report lacks %q:\n%s", w, b.String())
+				}
+			}
+			var h strings.Builder
+			if err := WriteHTML(&h, p, HTMLOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range []string{"+ stacks</th>", `<td class="stacks">20.1 MiB</td>`, "goroutines the root started, 2 KiB each from go statement to join: serial peak 19.8 MiB"} {
+				if !strings.Contains(h.String(), w) {
+					t.Errorf("HTML lacks %q", w)
+				}
+			}
+			p.Roots[0].Stacks = nil
+			b.Reset()
+			if err := Text(&b, p, Options{}); err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(b.String(), "stacks") {
+				t.Errorf("a root without stacks figures mentions stacks:\n%s", b.String())
+			}
+		})
+	}
+}

@@ -431,6 +431,9 @@ func (p *Profile) validateRoot(i int, bad func(string, ...any) error) error {
 			return bad("root %s: MHWM_%d: %s", r.Name, pt.P, err)
 		}
 	}
+	if err := validateStacks(r, bad); err != nil {
+		return err
+	}
 	if t := r.Threshold; t != nil {
 		if t.P < 1 || t.P > p.PMax {
 			return bad("root %s: threshold p = %d outside 1..pmax %d", r.Name, t.P, p.PMax)
@@ -748,4 +751,51 @@ func controlChar(s string) bool {
 		}
 	}
 	return false
+}
+
+// validateStacks checks r.Stacks: one total per heap figure, none below
+// it, intervals in order, never exact when the heap is not.
+func validateStacks(r *Root, bad func(string, ...any) error) error {
+	st := r.Stacks
+	if st == nil {
+		return nil
+	}
+	for _, c := range []struct {
+		field string
+		n     int64
+	}{
+		{"start_bytes", st.StartBytes}, {"goroutines", st.Goroutines}, {"grown", st.Grown},
+		{"grown_bytes", st.GrownBytes}, {"serial_peak", st.SerialPeak},
+	} {
+		if c.n < 0 || c.n > MaxBytes {
+			return bad("root %s: stacks: %s %d outside 0..2^62", r.Name, c.field, c.n)
+		}
+	}
+	if st.Grown > st.Goroutines {
+		return bad("root %s: stacks: %d grown of %d goroutines", r.Name, st.Grown, st.Goroutines)
+	}
+	if st.Exact && !r.Exact {
+		return bad("root %s: stacks exact, yet the heap figures are not", r.Name)
+	}
+	if len(st.Total) != len(r.MHWM) {
+		return bad("root %s: stacks: %d total figures for %d MHWM figures", r.Name, len(st.Total), len(r.MHWM))
+	}
+	if st.SerialPeak < r.SerialPeak {
+		return bad("root %s: stacks: serial peak %d below the heap's %d", r.Name, st.SerialPeak, r.SerialPeak)
+	}
+	if err := checkInterval(st.SerialLow, st.SerialPeak, st.SerialHigh); err != "" {
+		return bad("root %s: stacks: serial peak: %s", r.Name, err)
+	}
+	for j, pt := range st.Total {
+		if pt.P != j+1 {
+			return bad("root %s: stacks: total figure %d is for p = %d", r.Name, j, pt.P)
+		}
+		if pt.Bytes < r.MHWM[j].Bytes || pt.Bytes > MaxBytes || j > 0 && pt.Bytes < st.Total[j-1].Bytes {
+			return bad("root %s: stacks: total_%d = %d is below the heap's or the total for p-1, or above 2^62", r.Name, pt.P, pt.Bytes)
+		}
+		if err := checkInterval(pt.Low, pt.Bytes, pt.High); err != "" {
+			return bad("root %s: stacks: total_%d: %s", r.Name, pt.P, err)
+		}
+	}
+	return nil
 }

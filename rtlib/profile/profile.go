@@ -131,6 +131,44 @@ type Root struct {
 	// (spbuild run -simulate), the root's first, then by site; nil when
 	// the root was not recorded.
 	Regions []Region `json:"regions,omitempty"`
+	// Stacks is the root's memory with its goroutines' stacks counted
+	// beside the heap; nil in threshold mode, for a root that had not
+	// ended, and in profiles of spgo before stacks. MHWM stays the
+	// headline: the heap.
+	Stacks *Stacks `json:"stacks,omitempty"`
+}
+
+// Stacks is a root's memory with goroutine stacks: the goroutines the
+// root started hold a stack of the runtime's starting size from their
+// go statement until they are joined, as they hold their descriptor.
+// Growth beyond the starting size is not in Total; the instrumented
+// run's growth bounds it, and Total's High ends add it.
+type Stacks struct {
+	// StartBytes is the runtime's starting stack size (2 KiB unless
+	// GODEBUG=adaptivestackstart=1).
+	StartBytes int64 `json:"start_bytes"`
+	// Goroutines is how many goroutines the root started.
+	Goroutines int64 `json:"goroutines"`
+	// Grown is how many of them the instrumented run saw with a stack
+	// larger than StartBytes, and GrownBytes the sum of what each grew by
+	// (rtlib's own frames grow stacks too: an upper bound of the
+	// original's growth).
+	Grown      int64 `json:"grown"`
+	GrownBytes int64 `json:"grown_bytes"`
+	// Exact is false when a Total figure may be off by more than 3 % +
+	// 256 KiB: the heap figures are not exact, or stack growth makes an
+	// interval wider than that.
+	Exact bool `json:"exact"`
+	// Total is MHWM_p of the heap and the stacks together, p = 1 …
+	// PMax, each at least the heap's MHWM_p, with its interval (Low and
+	// High both zero: none).
+	Total []Point `json:"total"`
+	// SerialPeak is the child-first serial run's peak of the two
+	// together; SerialLow and SerialHigh bound it (both zero: no
+	// interval).
+	SerialPeak int64 `json:"serial_peak"`
+	SerialLow  int64 `json:"serial_low,omitempty"`
+	SerialHigh int64 `json:"serial_high,omitempty"`
 }
 
 // Simulation describes a root's recorded computation graph (package
@@ -375,6 +413,17 @@ func (r *Root) IntervalAt(p int) (low, high int64, ok bool) {
 		return 0, 0, false
 	}
 	return r.MHWM[p-1].Interval()
+}
+
+// TotalAt returns the heap and stacks together at p (Stacks.Total),
+// with its interval, and whether r has that figure.
+func (r *Root) TotalAt(p int) (bytes, low, high int64, ok bool) {
+	if r.Stacks == nil || p < 1 || p > len(r.Stacks.Total) {
+		return 0, 0, 0, false
+	}
+	pt := r.Stacks.Total[p-1]
+	low, high, _ = pt.Interval()
+	return pt.Bytes, low, high, true
 }
 
 // HasInterval reports whether r's figures carry intervals.

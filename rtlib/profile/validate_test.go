@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -110,6 +111,7 @@ func TestValidateRules(t *testing.T) {
 	const ws4 = r0 + "simulated ws at p = 4: "
 	const l0 = r0 + "main.go:10: "
 	const l1 = r0 + "main.go:20: "
+	p0 := richSample()
 	tests := []struct {
 		name   string
 		change func(p *Profile)
@@ -148,6 +150,39 @@ func TestValidateRules(t *testing.T) {
 		{"duplicate root", func(p *Profile) { p.Roots = append(p.Roots, p.Roots[0]) }, "invalid profile: roots 0 and 1 are both named main.main"},
 		{"negative line", func(p *Profile) { line(p, 0).Line = -3 }, "invalid profile: root main.main: main.go:-3: line -3 < 0"},
 		{"antichain p", func(p *Profile) { root(p).Antichain = &Antichain{P: -1} }, r0 + "antichain p = -1 outside 1..pmax 4"},
+		// stacks
+		{"stacks valid", func(p *Profile) { root(p).Stacks = stacksOf(root(p), 2048) }, ""},
+		{"stacks total below the heap", func(p *Profile) {
+			st := stacksOf(root(p), 2048)
+			st.Total[2].Bytes = root(p).MHWM[2].Bytes - 1
+			root(p).Stacks = st
+		}, r0 + "stacks: total_3 = " + strconv.FormatInt(root(p0).MHWM[2].Bytes-1, 10) + " is below the heap's or the total for p-1, or above 2^62"},
+		{"stacks totals short", func(p *Profile) {
+			st := stacksOf(root(p), 2048)
+			st.Total = st.Total[:2]
+			root(p).Stacks = st
+		}, r0 + "stacks: 2 total figures for 4 MHWM figures"},
+		{"stacks exact, heap not", func(p *Profile) {
+			root(p).Exact, root(p).Reasons = false, []string{"x"}
+			st := stacksOf(root(p), 2048)
+			st.Exact = true
+			root(p).Stacks = st
+		}, r0 + "stacks exact, yet the heap figures are not"},
+		{"stacks more grown than goroutines", func(p *Profile) {
+			st := stacksOf(root(p), 2048)
+			st.Grown = st.Goroutines + 1
+			root(p).Stacks = st
+		}, r0 + "stacks: 4 grown of 3 goroutines"},
+		{"stacks serial below the heap's", func(p *Profile) {
+			st := stacksOf(root(p), 2048)
+			st.SerialPeak = root(p).SerialPeak - 1
+			root(p).Stacks = st
+		}, r0 + "stacks: serial peak " + strconv.FormatInt(root(p0).SerialPeak-1, 10) + " below the heap's " + strconv.FormatInt(root(p0).SerialPeak, 10)},
+		{"stacks negative start", func(p *Profile) {
+			st := stacksOf(root(p), 2048)
+			st.StartBytes = -1
+			root(p).Stacks = st
+		}, r0 + "stacks: start_bytes -1 outside 0..2^62"},
 		// per-line keys
 		{"mhwm_bytes key not attributed", func(p *Profile) { line(p, 0).MHWMBytes["3"] = 0 }, l0 + "mhwm_bytes has figures for p = 3, not one of attributed"},
 		{"mhwm_bytes key not canonical", func(p *Profile) { line(p, 0).MHWMBytes["01"] = 0 }, l0 + `mhwm_bytes has figures for p = "01"`},
@@ -450,3 +485,13 @@ func TestReadIOError(t *testing.T) {
 type failing struct{ err error }
 
 func (f *failing) Read([]byte) (int, error) { return 0, f.err }
+
+// stacksOf returns valid stacks figures for r: three goroutines of start
+// bytes each, added to every figure of r.
+func stacksOf(r *Root, start int64) *Stacks {
+	st := &Stacks{StartBytes: start, Goroutines: 3, Exact: r.Exact, SerialPeak: r.SerialPeak + 3*start}
+	for _, pt := range r.MHWM {
+		st.Total = append(st.Total, Point{P: pt.P, Bytes: pt.Bytes + 3*start})
+	}
+	return st
+}
