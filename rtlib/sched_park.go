@@ -87,12 +87,23 @@ func opSeqLocked(seq *uint64) uint64 {
 // waiters, is given up for the tail rather than paid for at every retry.
 const maxPlaceWalk = 256
 
+// waiterBytes is what a registration allocates.
+var waiterBytes = roundSize(int64(unsafe.Sizeof(waiter{})))
+
 // linkAtLocked registers t on q behind the waiters whose seq is not
 // larger than seq (or last, if that place is more than maxPlaceWalk
 // waiters back).
 func linkAtLocked(t *Task, q *waitq, kind wkind, dir byte, k int, seq uint64) {
 	if t.nws == len(t.ws) {
+		// rtlib's, not the program's: a task keeps its registrations
+		// for its next park (read at the next census, as Tasks are).
+		c := cap(t.ws)
 		t.ws = append(t.ws, new(waiter))
+		n := waiterBytes
+		if cap(t.ws) != c {
+			n += roundSize(int64(cap(t.ws)) * int64(unsafe.Sizeof(t.ws[0])))
+		}
+		ownTasks.Add(n)
 	}
 	w := t.ws[t.nws]
 	t.nws++
