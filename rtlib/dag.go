@@ -1,5 +1,7 @@
 package rtlib
 
+import "unsafe"
+
 // The DAG events. The scheduler calls these at every point where the
 // series-parallel DAG (and its non-SP channel edges) changes; they feed
 // the dnodes of dag_node.go and the accounting of acct.go. Every call but
@@ -264,5 +266,17 @@ func siteClosures(site Site) (closure, args, wrapper int64) {
 		}
 		return roundSize(int64(n))
 	}
-	return round(rec.Closure), round(rec.ArgsClosure), round(rec.Wrapper)
+	closure = round(rec.Closure)
+	if rec.Op == OpWGGo {
+		// sync.WaitGroup.Go's own go statement: a closure of wg and f,
+		// alive until the goroutine ends, which the instrumented call
+		// (rtlib's WGGo) does not allocate: modelled, not hooked.
+		closure += wgGoBytes
+	}
+	return closure, round(rec.ArgsClosure), round(rec.Wrapper)
 }
+
+// wgGoBytes is the closure sync.WaitGroup.Go allocates for its goroutine
+// (the code pointer, wg and f), rounded to its size class.
+// TestWGGoBytes checks it against the running Go.
+var wgGoBytes = roundSize(3 * int64(unsafe.Sizeof(uintptr(0))))
