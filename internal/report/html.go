@@ -404,7 +404,7 @@ func newHTMLRoot(p *profile.Profile, r *profile.Root, id string, o HTMLOptions, 
 			}
 			hr.Table = append(hr.Table, c)
 		}
-		if st := r.Stacks; st != nil {
+		if st := r.Stacks; st != nil && st.Goroutines > 0 {
 			hr.Stacks, hr.StacksSerial, hr.StacksNote = true, Bytes(st.SerialPeak), stacksNote(r, pmax)
 		}
 		hr.Chart = newHTMLMHWMChart(r)

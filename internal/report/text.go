@@ -188,7 +188,7 @@ func root(w io.Writer, p *profile.Profile, r *profile.Root, o Options) {
 				fmt.Fprintln(tw)
 			}
 		}
-		if r.Stacks != nil {
+		if r.Stacks != nil && r.Stacks.Goroutines > 0 {
 			fmt.Fprint(tw, "  +stacks\t")
 			for _, q := range ps {
 				v, _, _, _ := r.TotalAt(q)
@@ -341,7 +341,7 @@ func (e *errWriter) Write(b []byte) (int, error) {
 // stacksLine says what the +stacks row is, how exact, and that the MHWM
 // row (the heap) is the headline that budgets and diffs use.
 func stacksLine(w io.Writer, r *profile.Root, pmax int) {
-	if r.Stacks != nil {
+	if r.Stacks != nil && r.Stacks.Goroutines > 0 {
 		fmt.Fprintf(w, "  %s\n", stacksNote(r, pmax))
 	}
 }
@@ -358,11 +358,19 @@ func stacksNote(r *profile.Root, pmax int) string {
 			state = "not exact, no bound"
 		}
 	}
-	s := fmt.Sprintf("MHWM is the heap (the headline: budgets and diffs use it); +stacks adds the stacks of the %d goroutines the root started, %s each from go statement to join: serial peak %s, %s.",
-		st.Goroutines, Bytes(st.StartBytes), Bytes(st.SerialPeak), state)
+	s := fmt.Sprintf("MHWM is the heap (the headline: budgets and diffs use it); +stacks adds the stacks of the %s the root started, %s each from go statement to join: serial peak %s, %s.",
+		goroutines(st.Goroutines), Bytes(st.StartBytes), Bytes(st.SerialPeak), state)
 	if st.Grown > 0 {
-		s += fmt.Sprintf(" %d goroutines' frames needed more than %s, %s more in all, counted where seen; the instrumented frames are larger than the original's, so the low ends leave it out.",
-			st.Grown, Bytes(st.StartBytes), Bytes(st.GrownBytes))
+		s += fmt.Sprintf(" Frames of %s needed more than %s, %s more in all, counted where seen; the instrumented frames are larger than the original's, so the low ends leave it out.",
+			goroutines(st.Grown), Bytes(st.StartBytes), Bytes(st.GrownBytes))
 	}
 	return s
+}
+
+// goroutines is "1 goroutine" or "n goroutines".
+func goroutines(n int64) string {
+	if n == 1 {
+		return "1 goroutine"
+	}
+	return fmt.Sprintf("%d goroutines", n)
 }

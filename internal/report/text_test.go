@@ -159,7 +159,7 @@ func TestStacks(t *testing.T) {
 		want  []string
 	}{
 		{"exact", true, 0, []string{"+stacks  19.8 MiB  20.1 MiB", "+stacks adds the stacks of the 10000 goroutines the root started, 2 KiB each from go statement to join: serial peak 19.8 MiB, exact"}},
-		{"grown", false, 3, []string{"+stacks  19.8 MiB  20.1 MiB", "not exact: at p=2 between 19.6 MiB and 21.6 MiB", "needed more than 2 KiB, 1 MiB more in all"}},
+		{"grown", false, 3, []string{"+stacks  19.8 MiB  20.1 MiB", "not exact: at p=2 between 19.6 MiB and 21.6 MiB", "Frames of 3 goroutines needed more than 2 KiB, 1 MiB more in all"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -193,13 +193,21 @@ func TestStacks(t *testing.T) {
 					t.Errorf("HTML lacks %q", w)
 				}
 			}
-			p.Roots[0].Stacks = nil
-			b.Reset()
-			if err := Text(&b, p, Options{}); err != nil {
-				t.Fatal(err)
-			}
-			if strings.Contains(b.String(), "stacks") {
-				t.Errorf("a root without stacks figures mentions stacks:\n%s", b.String())
+			// No goroutines (the total is the heap), or no stacks figures
+			// (a profile of spgo before them): no row, no note.
+			for _, st := range []*profile.Stacks{{StartBytes: 2048, Exact: true, SerialPeak: 300 << 10, Total: heap}, nil} {
+				p.Roots[0].Stacks = st
+				b.Reset()
+				if err := Text(&b, p, Options{}); err != nil {
+					t.Fatal(err)
+				}
+				h.Reset()
+				if err := WriteHTML(&h, p, HTMLOptions{}); err != nil {
+					t.Fatal(err)
+				}
+				if strings.Contains(b.String(), "stacks") || strings.Contains(h.String(), "+ stacks") {
+					t.Errorf("a root without goroutines' stacks mentions them:\n%s", b.String())
+				}
 			}
 		})
 	}
