@@ -7,6 +7,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -209,6 +211,8 @@ func buildBoth(t *testing.T, root string, patterns []string) (orig, inst string)
 // and for an exact root, agreement with the oracle policy.
 func checkCase(t *testing.T, c accCase, orig, inst, src string, strict bool) {
 	want, _ := run(t, orig, "")
+	bound := plainBound(t, orig)
+	t.Logf("plain bound | %s | %.2f MiB", c.name, float64(bound)/(1<<20))
 	pf := filepath.Join(t.TempDir(), "p.json")
 	got, _ := run(t, inst, pf)
 	if got != want {
@@ -264,6 +268,11 @@ func checkCase(t *testing.T, c accCase, orig, inst, src string, strict bool) {
 			}
 		}
 	}
+	// The independent check: no figure that bounds every schedule may
+	// be below what a real schedule of the original held.
+	if m, _ := r.MHWMAt(64); m < bound {
+		t.Errorf("MHWM_64 = %d, below %d, the live heap a plain run at GOGC=1 reached (gctrace)", m, bound)
+	}
 	checkStacks(t, c, r)
 	// Per-line figures follow, also on inexact roots: a line is charged
 	// what it (or the uninstrumented code it calls) allocated.
@@ -303,6 +312,34 @@ func checkStacks(t *testing.T, c accCase, r profile.Root) {
 			t.Errorf("total_%d's interval %d … %d misses %d", q, l, h, want)
 		}
 	}
+}
+
+// gcLive matches the heap sizes of a gctrace line ("4->5->2 MB"): at the
+// collection's start, at its end, and live (marked), in MiB rounded down.
+var gcLive = regexp.MustCompile(`(\d+)->(\d+)->(\d+) MB`)
+
+// plainBound runs the original program at GOGC=1 on two processors with
+// the collector's trace on (GODEBUG=gctrace=1), independent of spgo's
+// hooks, and returns a lower bound on the most its heap held above what
+// it held before main: the largest live heap a collection reported less
+// the smallest, less the MiB the trace's rounding can hide (0 if that
+// leaves nothing). Any one run is one schedule: MHWM at a large p may not
+// be below it.
+func plainBound(t *testing.T, orig string) int64 {
+	t.Helper()
+	_, stderr := run(t, orig, "", "GOGC=1", "GODEBUG=gctrace=1", "GOMAXPROCS=2")
+	lo, hi := int64(-1), int64(0)
+	for _, m := range gcLive.FindAllStringSubmatch(stderr, -1) {
+		live, _ := strconv.ParseInt(m[3], 10, 64)
+		hi = max(hi, live)
+		if lo < 0 || live < lo {
+			lo = live
+		}
+	}
+	if lo < 0 {
+		return 0
+	}
+	return max(0, (hi-lo-1)<<20)
 }
 
 // logFigures logs one line with r's figures against c's analytic ones
