@@ -325,9 +325,9 @@ var gcLive = regexp.MustCompile(`(\d+)->(\d+)->(\d+) MB`)
 // the smallest, less the MiB the trace's rounding can hide (0 if that
 // leaves nothing). Any one run is one schedule: MHWM at a large p may not
 // be below it.
-func plainBound(t *testing.T, orig string) int64 {
+func plainBound(t *testing.T, orig string, args ...string) int64 {
 	t.Helper()
-	_, stderr := run(t, orig, "", "GOGC=1", "GODEBUG=gctrace=1", "GOMAXPROCS=2")
+	_, stderr := runArgs(t, orig, "", args, "GOGC=1", "GODEBUG=gctrace=1", "GOMAXPROCS=2")
 	lo, hi := int64(-1), int64(0)
 	for _, m := range gcLive.FindAllStringSubmatch(stderr, -1) {
 		live, _ := strconv.ParseInt(m[3], 10, 64)

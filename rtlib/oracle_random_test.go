@@ -17,8 +17,10 @@ import (
 // under the default census policy and under the oracle. For p = 1, 2, 4,
 // 8, 64 and the serial peak, the default policy's figures are never
 // below the oracle's by more than oracleUnder, and a root it reports
-// exact is within 3 % + 256 KiB of the oracle. SPGO_LONG=1 runs ten
-// times as many seeds.
+// exact is within 3 % + 256 KiB of the oracle. Neither policy's MHWM_64
+// may be below the live heap a plain run of the program reached
+// (plainBound: measured without spgo). SPGO_LONG=1 runs ten times as
+// many seeds.
 func TestOracleRandom(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs programs")
@@ -34,11 +36,24 @@ func TestOracleRandom(t *testing.T) {
 	origDir, instDir := buildBoth(t, root, []string{"./rtlib/testdata/randprog"})
 	orig, inst := filepath.Join(origDir, "randprog"), filepath.Join(instDir, "randprog")
 	exact := 0
+	var bounds int64 // the largest plain bound, to show the check bit
 	for seed := 1; seed <= seeds; seed++ {
 		arg := strconv.Itoa(seed)
 		want, _ := runArgs(t, orig, "", []string{arg})
+		bound := plainBound(t, orig, arg)
 		fast := runProfile(t, inst, arg, "bounded", want)
 		oracle := runProfile(t, inst, arg, "oracle", want)
+		// The independent bound (a plain run's live heap, gctrace): the
+		// oracle shares the hooks' blind spots, the plain run does not.
+		for _, r := range []struct {
+			name string
+			root profile.Root
+		}{{"bounded", fast}, {"oracle", oracle}} {
+			if m, _ := r.root.MHWMAt(64); m < bound {
+				t.Errorf("seed %d: %s MHWM_64 = %d, below %d, the live heap of a plain run (gctrace)", seed, r.name, m, bound)
+			}
+		}
+		bounds = max(bounds, bound)
 		if fast.Exact {
 			exact++
 		}
@@ -57,7 +72,7 @@ func TestOracleRandom(t *testing.T) {
 		check("serial peak", fast.SerialPeak, oracle.SerialPeak)
 		checkInterval(t, fmt.Sprintf("seed %d: serial peak", seed), fast.SerialLow, fast.SerialHigh, oracle.SerialPeak, analyticUnder, oracleUnder)
 	}
-	t.Logf("%d random programs, %d reported exact", seeds, exact)
+	t.Logf("%d random programs, %d reported exact; plain bounds up to %.1f MiB", seeds, exact, float64(bounds)/(1<<20))
 }
 
 // runProfile runs bin with arg under census policy policy, checks its
