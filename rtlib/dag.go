@@ -30,11 +30,6 @@ func dagFork(parent, child *Task, site Site, g any) {
 	n := goroutineBytes + closure + args
 	parent.dn.add(site, n)
 	parent.dn.root.siteAlloc(site, n)
-	// The go statement is the last site the parent ran: the runtime's
-	// own allocations for goroutines (a parked one's sudog, a
-	// descriptor the model does not subtract) read at the next census
-	// go to it rather than to the allocation before it (a WaitGroup's).
-	parent.dn.lastSite = site
 	stack := stackFork(parent.dn)
 	child.dn = parent.dn.spawnIn(site, g)
 	child.dn.spawned, child.dn.started = goroutineBytes+closure, args

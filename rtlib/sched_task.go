@@ -83,6 +83,14 @@ func forkIn(site Site, g any) *Task {
 	}
 	beat(site)
 	p := self()
+	if p.dn != nil {
+		// The go statement is the last site the parent ran, from before
+		// the census a spawn may call for: the runtime's and rtlib's
+		// allocations for goroutines (a parked one's sudog, a descriptor
+		// the model does not subtract) read at a census go to it rather
+		// than to the allocation before it, often a WaitGroup's.
+		p.dn.lastSite = site
+	}
 	censusAt(p.dn, forkDue)
 	sched.mu.Lock()
 	t := newTaskLocked(kForked)
