@@ -66,6 +66,9 @@ func stackStartRead() {
 // statement in the parent, before the spawn (what dagFork does for the
 // descriptor); it returns the bytes charged, for stackForked.
 func stackFork(parent *dnode) int64 {
+	if !cfg.stacks {
+		return 0 // SPGO_STACKS=off: no stack, nothing to look at
+	}
 	stackSeen(parent)
 	parent.add(stackSite, stackStart)
 	parent.root.stackN++

@@ -130,3 +130,23 @@ func parked(n int, after func()) func() {
 }
 
 var sinkI int64
+
+// TestStacksOff: with SPGO_STACKS=off a root has no stacks figures and
+// its heap figures are those it has with them.
+func TestStacksOff(t *testing.T) {
+	prog := parked(50, func() {})
+	on := stackRoot(t, prog)
+	cfg.stacks = false
+	defer func() { cfg.stacks = true }()
+	off := stackRoot(t, prog)
+	if on.Stacks == nil || off.Stacks != nil {
+		t.Fatalf("stacks figures on: %v, off: %v; want them only on", on.Stacks != nil, off.Stacks != nil)
+	}
+	for q := 1; q <= len(on.MHWM); q *= 2 {
+		a, _ := on.MHWMAt(q)
+		b, _ := off.MHWMAt(q)
+		if a != b {
+			t.Errorf("MHWM_%d = %d with stacks, %d without", q, a, b)
+		}
+	}
+}

@@ -38,6 +38,7 @@ var cfg struct {
 	announce  bool    // SPGO_PROFILE unset: say on stderr where the profile went
 	attribute int     // SPGO_ATTRIBUTE: most per-line attributions per root
 	traceMax  int64   // SPGO_TRACE_LIMIT: bytes of a root's attribution trace, 0 for no limit
+	stacks    bool    // SPGO_STACKS: goroutine stacks beside the heap (acct_stack.go)
 	problems  []string
 }
 
@@ -87,6 +88,14 @@ func loadConfig() {
 		} else {
 			cfg.errBound = e
 		}
+	}
+	cfg.stacks = true
+	switch v := os.Getenv("SPGO_STACKS"); v {
+	case "", "on":
+	case "off":
+		cfg.stacks = false
+	default:
+		envProblem(fmt.Sprintf("SPGO_STACKS=%q: want on or off; using on", v))
 	}
 	cfg.census = censusBounded
 	if v := os.Getenv("SPGO_CENSUS"); v != "" {

@@ -28,6 +28,8 @@ func TestBadEnvOnStderr(t *testing.T) {
 		{"SPGO_ATTRIBUTE=all", `spgo: SPGO_ATTRIBUTE="all": want an integer from 1`},
 		{"SPGO_SOURCE_ROOT=src", `spgo: SPGO_SOURCE_ROOT="src": not an absolute path`},
 		{"SPGO_CHECK=yes", `spgo: SPGO_CHECK="yes": want 1`},
+		{"SPGO_STACKS=no", `spgo: SPGO_STACKS="no": want on or off`},
+		{"SPGO_STACKS=off", ""},
 		{"SPGO_WATCHDOG=10ms", ""},
 		{"SPGO_WATCHDOG=0", ""},
 		{"SPGO_CHECK=0", ""},

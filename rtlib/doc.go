@@ -415,6 +415,9 @@
 //	                   (default 1073741824, 1 GiB; 0: no limit): past it the
 //	                   per-line figures of that root are dropped, with a
 //	                   warning; its MHWM figures are not affected
+//	SPGO_STACKS        off: no goroutine stacks beside the heap (no second
+//	                   engine, no stack looks: cheaper on fine-grained
+//	                   programs); on (default)
 //	SPGO_WATCHDOG      watchdog period (default 1s, at least 10ms; 0 disables)
 //	SPGO_CHECK         1: verify the caller of every scheduling hook (slower;
 //	                   0 or unset: not)
@@ -428,7 +431,7 @@
 //	                   errgroup-limit edges, for schedule simulation
 //	                   (rec.go, package sim; spgo.trace/v1); the
 //	                   recorder's own small allocations then count as the
-//	                   program's. Deaths the accounting defers to a join
+//	                   program's, but for its task records and lists. Deaths the accounting defers to a join
 //	                   are left to the trace's reader to place (free
 //	                   records), and a task that holds as much as gets a
 //	                   census at its end gets one before a channel or lock

@@ -210,7 +210,7 @@ func beginRoot(t *Task, site Site) {
 		panic(err) // cfg ranges make this impossible
 	}
 	r := &proot{site: site, eng: eng, traceMax: mc.TraceLimit, seen: map[string]bool{}, groups: newTable[any, membership](ifaceHash), limits: newTable[any, int](ifaceHash)}
-	if cfg.threshold == 0 {
+	if cfg.threshold == 0 && cfg.stacks {
 		// The total: the same events with the stacks' among them, no
 		// per-line trace (the lines are the heap engine's).
 		r.tot, err = mhwm.New(mhwm.Config{P: cfg.pmax, Clock: mc.Clock, Grown: ownGrown})
