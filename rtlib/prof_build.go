@@ -183,7 +183,8 @@ func (r *proot) bound(pts []profile.Point, structural bool, below int64, above f
 // grew by; p running strands at once, at most p times the most one
 // goroutine grew. Without an interval for the heap, where stack sizes
 // could not be read, or without paint (the race detector), where growth
-// may go unseen, the total has none either.
+// may go unseen, the total has none either, but for a root that started
+// no goroutine: its total is its heap.
 func (r *proot) stacks(out *profile.Root, structural bool) {
 	t := r.resTot
 	if t == nil || t.MHWM == nil {
@@ -194,7 +195,7 @@ func (r *proot) stacks(out *profile.Root, structural bool) {
 	for q := 1; q <= t.PMax; q++ {
 		st.Total = append(st.Total, profile.Point{P: q, Bytes: max(t.MHWM[q], out.MHWM[q-1].Bytes)})
 	}
-	if out.SerialHigh != 0 && !r.stackBlind && stackPainting {
+	if out.SerialHigh != 0 && (!r.stackBlind && stackPainting || r.stackN == 0) {
 		above := func(p int64) int64 { return min(r.stackExtra, p*r.stackMaxGrow) }
 		st.SerialLow = min(max(r.low(st.SerialPeak, 1, structural)-r.stackExtra, 0), st.SerialPeak)
 		st.SerialHigh = st.SerialPeak + r.lagged + above(1)
