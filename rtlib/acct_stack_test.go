@@ -150,3 +150,23 @@ func TestStacksOff(t *testing.T) {
 		}
 	}
 }
+
+// TestStacksNoGoroutines: a root that starts no goroutine has a total
+// equal to its heap, figure by figure and interval by interval, and is
+// exact when its heap is, with or without paint (the race detector).
+func TestStacksNoGoroutines(t *testing.T) {
+	r := stackRoot(t, func() { sinkB = make([]byte, 1<<20) })
+	st := r.Stacks
+	if st == nil || st.Goroutines != 0 {
+		t.Fatalf("stacks %+v, want figures of no goroutine", st)
+	}
+	if st.Exact != r.Exact || st.SerialPeak != r.SerialPeak || st.SerialLow != r.SerialLow || st.SerialHigh != r.SerialHigh {
+		t.Errorf("total exact %v, serial %d (%d … %d); heap exact %v, serial %d (%d … %d)",
+			st.Exact, st.SerialPeak, st.SerialLow, st.SerialHigh, r.Exact, r.SerialPeak, r.SerialLow, r.SerialHigh)
+	}
+	for i, pt := range r.MHWM {
+		if st.Total[i] != pt {
+			t.Errorf("total_%d %+v, heap %+v", pt.P, st.Total[i], pt)
+		}
+	}
+}
