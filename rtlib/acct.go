@@ -699,6 +699,18 @@ func ownAppend[S ~[]E, E any](s S, xs ...E) S {
 	return s
 }
 
+// lockedAppend is ownAppend for rtlib's arrays appended to under
+// sched.mu, perhaps without the baton: their bytes go to ownTasks.
+func lockedAppend[S ~[]E, E any](s S, xs ...E) S {
+	c := cap(s)
+	s = append(s, xs...)
+	if cap(s) != c {
+		var z E
+		ownTasks.Add(roundSize(int64(cap(s)) * int64(unsafe.Sizeof(z))))
+	}
+	return s
+}
+
 // ownTasks is rtlib's bytes for Tasks made since they were last added
 // to mem.own: a goroutine adopted at a hook makes its Task under sched.mu
 // but without the baton, while the holder may be changing mem.

@@ -80,15 +80,10 @@ func stackForked(child *dnode, n int64) { child.stack, child.model = n, n }
 
 // stackStarted notes which goroutine runs d's task: the caller, which
 // is starting it (dagStart). Only that goroutine's stack is d's.
-func stackStarted(d *dnode) {
-	if g := getg(); g != nil {
-		d.gp = uintptr(g)
-		d.pLo, d.pHi = stackBounds(g)
-	}
-}
+func stackStarted(d *dnode) { d.gp = uintptr(getg()) }
 
-// stackBounds returns the stack of the goroutine whose g is g: the first
-// two words of the runtime's g ("offset known to runtime/cgo").
+// stackBounds returns the stack [lo, hi) of the goroutine whose g is g:
+// the first two words of the runtime's g ("offset known to runtime/cgo").
 func stackBounds(g unsafe.Pointer) (lo, hi uintptr) {
 	return *(*uintptr)(g), *(*uintptr)(unsafe.Add(g, unsafe.Sizeof(uintptr(0))))
 }

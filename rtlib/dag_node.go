@@ -236,11 +236,11 @@ func (d *dnode) emit(ev item) {
 func (r *proot) apply(d *dnode, ev item) {
 	switch ev.kind {
 	case itSpawn:
-		r.spawn()
+		r.both((*mhwm.Engine).Spawn)
 		d.direct = false
 		r.drain(ev.child)
 	case itReturn:
-		r.ret()
+		r.both((*mhwm.Engine).Return)
 		d.direct = false
 		r.drain(d.parent)
 	default:
@@ -254,25 +254,13 @@ func (r *proot) feed(d *dnode, ev item) {
 	case itSeg:
 		r.feedSeg(d.arena[ev.a:ev.b])
 	case itSync:
-		r.check(r.eng.Sync())
-		if r.tot != nil {
-			r.check(r.tot.Sync())
-		}
+		r.both((*mhwm.Engine).Sync)
 	case itCall:
-		r.check(r.eng.Call())
-		if r.tot != nil {
-			r.check(r.tot.Call())
-		}
+		r.both((*mhwm.Engine).Call)
 	case itCallReturn:
-		r.check(r.eng.CallReturn())
-		if r.tot != nil {
-			r.check(r.tot.CallReturn())
-		}
+		r.both((*mhwm.Engine).CallReturn)
 	case itLimit:
-		r.check(r.eng.SetLimit(ev.n))
-		if r.tot != nil {
-			r.check(r.tot.SetLimit(ev.n))
-		}
+		r.both(func(e *mhwm.Engine) error { return e.SetLimit(ev.n) })
 	}
 }
 
@@ -287,10 +275,10 @@ func (r *proot) drain(x *dnode) {
 			x.pos++
 			switch ev.kind {
 			case itSpawn:
-				r.spawn()
+				r.both((*mhwm.Engine).Spawn)
 				x = ev.child
 			case itReturn:
-				r.ret()
+				r.both((*mhwm.Engine).Return)
 				x.items, x.arena = nil, nil
 				x = x.parent
 			default:
@@ -305,18 +293,11 @@ func (r *proot) drain(x *dnode) {
 	}
 }
 
-// spawn and ret give both engines a Spawn and a Return.
-func (r *proot) spawn() {
-	r.check(r.eng.Spawn())
+// both gives event to the heap engine and to the total, if any.
+func (r *proot) both(event func(*mhwm.Engine) error) {
+	r.check(event(r.eng))
 	if r.tot != nil {
-		r.check(r.tot.Spawn())
-	}
-}
-
-func (r *proot) ret() {
-	r.check(r.eng.Return())
-	if r.tot != nil {
-		r.check(r.tot.Return())
+		r.check(event(r.tot))
 	}
 }
 

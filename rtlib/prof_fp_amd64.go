@@ -28,9 +28,7 @@ func callers(buf []uintptr) int {
 	if g == nil {
 		return runtime.Callers(2, buf)
 	}
-	// The stack's bounds, [lo, hi), are the first two words of the
-	// runtime's g ("offset known to runtime/cgo").
-	lo, hi := *(*uintptr)(g), *(*uintptr)(unsafe.Add(g, unsafe.Sizeof(uintptr(0))))
+	lo, hi := stackBounds(g)
 	fp := framePointer()
 	n := 0
 	for n < len(buf) && uintptr(fp) >= lo && uintptr(fp)+2*unsafe.Sizeof(uintptr(0)) <= hi {

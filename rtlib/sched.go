@@ -275,11 +275,7 @@ func recycleLocked(t *Task) {
 	case <-sig:
 	default:
 	}
-	c := cap(sched.free)
-	sched.free = append(sched.free, t)
-	if cap(sched.free) != c { // rtlib's (read at the next census, as Tasks are)
-		ownTasks.Add(roundSize(int64(cap(sched.free)) * int64(unsafe.Sizeof(t))))
-	}
+	sched.free = lockedAppend(sched.free, t)
 }
 
 // giveLocked makes t the holder. The accounting switches to t before

@@ -97,13 +97,8 @@ func linkAtLocked(t *Task, q *waitq, kind wkind, dir byte, k int, seq uint64) {
 	if t.nws == len(t.ws) {
 		// rtlib's, not the program's: a task keeps its registrations
 		// for its next park (read at the next census, as Tasks are).
-		c := cap(t.ws)
-		t.ws = append(t.ws, new(waiter))
-		n := waiterBytes
-		if cap(t.ws) != c {
-			n += roundSize(int64(cap(t.ws)) * int64(unsafe.Sizeof(t.ws[0])))
-		}
-		ownTasks.Add(n)
+		t.ws = lockedAppend(t.ws, new(waiter))
+		ownTasks.Add(waiterBytes)
 	}
 	w := t.ws[t.nws]
 	t.nws++
