@@ -37,7 +37,8 @@ import (
 //
 // A select with a default case never blocks and is left as it is, but
 // for rt.Polled(site) at the start of the default case: a goroutine that
-// polls in vain yields the baton (rtlib's sched_poll.go).
+// polls in vain yields the baton (rtlib's sched_poll.go); and a channel
+// of buffers it receives from is a free list (freeLists).
 func (r *fileRewriter) selectStmt(c *dstutil.Cursor, n *dst.SelectStmt) {
 	as, _ := r.astOf(n).(*ast.SelectStmt)
 	if as == nil {
@@ -46,6 +47,7 @@ func (r *fileRewriter) selectStmt(c *dstutil.Cursor, n *dst.SelectStmt) {
 	for k, s := range n.Body.List {
 		if cc := s.(*dst.CommClause); cc.Comm == nil {
 			r.polled(cc, as.Body.List[k].(*ast.CommClause))
+			r.freeLists(n, as)
 			return
 		}
 	}
@@ -116,6 +118,11 @@ func (r *fileRewriter) selectStmt(c *dstutil.Cursor, n *dst.SelectStmt) {
 			}
 			comm = &dst.AssignStmt{Lhs: lhs, Tok: token.ASSIGN, Rhs: []dst.Expr{&dst.UnaryExpr{Op: token.ARROW, X: dst.NewIdent(ch)}}}
 			prologue = []dst.Stmt{&dst.AssignStmt{Lhs: cm.Lhs, Tok: cm.Tok, Rhs: rhs}}
+			if u, ok := ast.Unparen(acc.Comm.(*ast.AssignStmt).Rhs[0]).(*ast.UnaryExpr); ok && bufferChanType(r.in.Info.TypeOf(u.X)) {
+				// A buffer out of a free list (freeLists).
+				got := r.rtCall("ChanRecvd", r.site(acc.Case, "Recv"), dst.NewIdent(ch), dst.NewIdent(rv))
+				prologue = append([]dst.Stmt{&dst.ExprStmt{X: got}}, prologue...)
+			}
 		}
 		chans = append(chans, dst.NewIdent(ch))
 		blocking = append(blocking, &dst.CommClause{Comm: comm, Body: setIdx(k)})

@@ -503,7 +503,7 @@ func census(c *dnode, pending int64) {
 	heapLive := int64(mem.samples[2].Value.Uint64())
 
 	settleJoined(c)
-	poolsAge()
+	poolsPrune()
 
 	// Tracked objects: each death where it belongs.
 	keep := mem.objs[:0]
@@ -529,7 +529,7 @@ func census(c *dnode, pending int64) {
 	// Pooled bytes: the live heap says how many died, not which. Bytes
 	// no open root owns (ended roots', code outside roots') are assumed
 	// to have died first; the heap as the first census found it, last.
-	untracked := heapLive - mem.trackLive - mem.frameBig - own - pending
+	untracked := heapLive - mem.trackLive - mem.frameBig - own - pending - pools.held
 	if !mem.based {
 		mem.based = true
 		mem.baseline = max(0, untracked-mem.poolLive-mem.orphan)
@@ -1034,7 +1034,9 @@ func orphanRoot(r *proot) {
 // blocked in uninstrumented code (collecting).
 func collect() {
 	collecting.Store(true)
+	ds := poolsDrain()
 	runtime.GC()
+	poolsRefill(ds)
 	gcBackstop()
 	collecting.Store(false)
 }

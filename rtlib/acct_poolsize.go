@@ -12,7 +12,8 @@ import (
 // when x reaches something whose size rtlib cannot read (a map, a
 // channel, a function, an unsafe pointer) or more than poolSizeMax
 // allocations: the figures are then no bound.
-func poolSize(x any) (n int64, ok bool) {
+// boxed says a value that is not a pointer counts its interface box.
+func poolSize(x any, boxed bool) (n int64, ok bool) {
 	w := sizeWalk{seen: poolSeen[:0]}
 	v := reflect.ValueOf(x)
 	switch v.Kind() {
@@ -20,17 +21,20 @@ func poolSize(x any) (n int64, ok bool) {
 		// The interface holds the pointer itself.
 	default:
 		// A value boxed in the interface: the box, then what it reaches.
-		w.n += roundSize(int64(v.Type().Size()))
+		if boxed {
+			w.n += roundSize(int64(v.Type().Size()))
+		}
 	}
 	w.value(v)
-	poolSeen = w.seen[:0]
+	poolSeen = w.seen // the caller may read the addresses (poolPut)
 	return w.n, w.ok()
 }
 
 // poolSizeMax is the most allocations poolSize follows.
 const poolSizeMax = 1 << 12
 
-// poolSeen is poolSize's list of the allocations it counted, reused.
+// poolSeen is the list of the allocations poolSize last counted, by
+// address; its array is reused.
 var poolSeen []uintptr
 
 // sizeWalk sums the allocations a value reaches.

@@ -33,37 +33,12 @@ func TestPoolSize(t *testing.T) {
 		{"a nil map", &struct{ m map[int]int }{}, 8},
 		{"an interface holding a boxed int64", &struct{ v any }{v: int64(1 << 40)}, 16 + 8},
 	} {
-		got, ok := poolSize(tt.x)
+		got, ok := poolSize(tt.x, true)
 		if !ok {
 			got = -1
 		}
 		if got != tt.want {
 			t.Errorf("%s: %d bytes, want %d", tt.name, got, tt.want)
 		}
-	}
-}
-
-// TestPoolsAge: an object put back stays known for the census interval
-// it was put in and the next one (a collection moves it to the pool's
-// victim cache), and is forgotten at the census after (the next
-// collection drops it from the pool).
-func TestPoolsAge(t *testing.T) {
-	saved, held, own := pools, mem.ownHeld, mem.own
-	defer func() { pools, mem.ownHeld, mem.own = saved, held, own }()
-	pools.put, pools.old = newTable[uintptr, struct{}](poolHash), newTable[uintptr, struct{}](poolHash)
-	known := func(k uintptr) bool {
-		_, a := pools.put.get(k)
-		_, b := pools.old.get(k)
-		return a || b
-	}
-	heldPut(&pools.put, 0x1000, struct{}{})
-	poolsAge()
-	heldPut(&pools.put, 0x2000, struct{}{})
-	if !known(0x1000) || !known(0x2000) {
-		t.Fatalf("after one census: 0x1000 known %v, 0x2000 known %v", known(0x1000), known(0x2000))
-	}
-	poolsAge()
-	if known(0x1000) || !known(0x2000) {
-		t.Fatalf("after two censuses: 0x1000 known %v (dropped from its pool), 0x2000 known %v", known(0x1000), known(0x2000))
 	}
 }

@@ -99,6 +99,17 @@ var accuracyCases = []accCase{
 	{name: "deepstack", exact: true, serial: 4160,
 		mhwm:   func(p int64) int64 { return 4160 },
 		stacks: func(p int64) int64 { return min(p, 8)*(1<<20) + (8-min(p, 8))*2048 }},
+	// Reuse (acct_pool.go, acct_freelist.go): a sync.Pool and a channel
+	// used as a free list, whose serial run reuses one buffer where p
+	// tasks in progress hold p.
+	{name: "poolbuf", exact: true, serial: 2*mib + 24 + 16*480,
+		mhwm: func(p int64) int64 { return min(p, 16)*(2*mib+24) + 16*480 },
+		lines: []lineCase{{mark: "// get", alloc: 15 * (2*mib + 24)},
+			{mark: "// new", alloc: 2*mib + 24}}},
+	{name: "freelist", exact: true, serial: 2*mib + 16*480,
+		mhwm: func(p int64) int64 { return min(p, 16)*2*mib + 16*480 },
+		lines: []lineCase{{mark: "// reuse", alloc: 15 * 2 * mib},
+			{mark: "// new", alloc: 2 * mib}}},
 	{name: "errlimit", exact: true, serial: 2_104_832,
 		mhwm:  func(p int64) int64 { return 16*64*kib + min(p, 4)*mib + 16*480 },
 		lines: []lineCase{{mark: "// result", alloc: 16 * 64 * kib}}},

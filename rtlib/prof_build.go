@@ -68,14 +68,19 @@ func (r *proot) build() profile.Root {
 	}
 	r.lines(res, &out)
 	r.stacks(&out, structural || out.SelfCheckFailed)
+	if r.poolGets > 0 {
+		out.Pool = &profile.Pool{Gets: r.poolGets, Reused: r.poolReused}
+	}
 	return out
 }
 
 // lateReasons says why r's figures may be too high or too low because
 // deaths or allocations were charged late: the deaths charged at a join
 // or in a later strand after a census found them (each raises any
-// figure by at most its bytes), and the small allocations by
-// uninstrumented code charged to a strand that may not have made them.
+// figure by at most its bytes), the small allocations by
+// uninstrumented code charged to a strand that may not have made them,
+// and the parts of objects put back into a sync.Pool that stay charged
+// where they were made.
 func (r *proot) lateReasons(res *mhwm.Result) []string {
 	var out []string
 	top := res.SerialPeak
@@ -84,6 +89,9 @@ func (r *proot) lateReasons(res *mhwm.Result) []string {
 	}
 	if r.late > slackOf(top) {
 		out = append(out, fmt.Sprintf("%d bytes of deaths were found after the strand that may have dropped them had ended, and are charged later (in a later strand or at a join): that lateness can raise a figure by up to that much", r.late))
+	}
+	if s := r.poolReason(top); s != "" {
+		out = append(out, s)
 	}
 	if r.lagged*100 > top && r.lagged > lagExact {
 		out = append(out, fmt.Sprintf("%d bytes of small allocations by uninstrumented code (over 1%% of the figures and %d KiB) were seen only at a census and charged to the strand running then, possibly after the strand that made them", r.lagged, lagExact>>10))
@@ -129,7 +137,7 @@ func (r *proot) selfCheckFails(res *mhwm.Result) bool {
 // tracked bytes a census found live at once, and, when the accounting
 // alone makes the figures inexact (structural is false), the figure less
 // everything lateness can have added: the late deaths, the lagged
-// allocations, and, for p strands at once, the p largest additions of
+// allocations, the pooled parts left charged (poolOver), and, for p strands at once, the p largest additions of
 // deaths found in their own strand. A reason that says a figure may be
 // too low, or SPGO_CENSUS=off, leaves no interval (-1). Bounds are then
 // tightened by the truth's growth in p. wide is the least p whose
@@ -152,7 +160,7 @@ func (r *proot) interval(res *mhwm.Result, out *profile.Root, structural bool) (
 func (r *proot) low(v, p int64, structural bool) int64 {
 	l := r.liveLow
 	if !structural {
-		l = max(l, v-r.late-r.lagged-min(r.inSum, p*r.inMax))
+		l = max(l, v-r.late-r.lagged-min(r.inSum, p*r.inMax)-r.poolOver)
 	}
 	return min(max(l, 0), v)
 }

@@ -22,7 +22,13 @@ type proot struct {
 	front    *dnode // the dnode whose events the engine takes next
 	engErr   error
 	commSeen bool
-	poolSeen bool // a sync.Pool.Get reused an object while others may run (acct_pool.go)
+	poolSeen bool // a sync.Pool.Get reused an object of unknown size while others may run (acct_pool.go)
+
+	// sync.Pool (acct_pool.go): the Gets, those the run served from a
+	// pool, and the bytes of pooled objects left charged where they were
+	// made (parts rtlib does not track).
+	poolGets, poolReused, poolOver int64
+	freeWaitSeen                   bool // a waiting receive took an object from a free list (poolTake)
 
 	reasons  []string
 	seen     map[string]bool

@@ -37,6 +37,14 @@ func otherDir(d byte) byte {
 
 // Send is ch <- v.
 func Send[T any](site Site, ch chan<- T, v T) {
+	send(site, ch, v)
+	if freeLists.len() > 0 && !inBubble() {
+		chanSent(uintptr(chanPtr(ch)), v) // a buffer back into a free list (acct_freelist.go)
+	}
+}
+
+// send is Send but for free lists.
+func send[T any](site Site, ch chan<- T, v T) {
 	if inBubble() {
 		ch <- v
 		return
@@ -127,6 +135,15 @@ func Recv[T any](site Site, ch <-chan T) T {
 
 // Recv2 is v, ok := <-ch, and one iteration of a range over ch.
 func Recv2[T any](site Site, ch <-chan T) (v T, ok bool) {
+	v, ok = recv2(site, ch)
+	if ok && freeLists.len() > 0 && pools.in.len() > 0 && !inBubble() {
+		chanRecvd(site, uintptr(chanPtr(ch)), v) // a buffer out of a free list (acct_freelist.go)
+	}
+	return v, ok
+}
+
+// recv2 is Recv2 but for free lists.
+func recv2[T any](site Site, ch <-chan T) (v T, ok bool) {
 	if inBubble() {
 		v, ok = <-ch
 		return v, ok

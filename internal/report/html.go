@@ -146,7 +146,9 @@ type htmlRoot struct {
 	Stacks       bool
 	StacksSerial string
 	StacksNote   string
-	Chart        *htmlMHWMChart
+	// PoolNote says how the root used sync.Pool (poolNote).
+	PoolNote string
+	Chart    *htmlMHWMChart
 	// Sim is the simulated schedules, nil when the root was not
 	// simulated.
 	Sim *htmlSim
@@ -407,6 +409,7 @@ func newHTMLRoot(p *profile.Profile, r *profile.Root, id string, o HTMLOptions, 
 		if st := r.Stacks; st != nil && st.Goroutines > 0 {
 			hr.Stacks, hr.StacksSerial, hr.StacksNote = true, Bytes(st.SerialPeak), stacksNote(r, pmax)
 		}
+		hr.PoolNote = poolNote(r)
 		hr.Chart = newHTMLMHWMChart(r)
 	}
 

@@ -344,6 +344,19 @@ func stacksLine(w io.Writer, r *profile.Root, pmax int) {
 	if r.Stacks != nil && r.Stacks.Goroutines > 0 {
 		fmt.Fprintf(w, "  %s\n", stacksNote(r, pmax))
 	}
+	if s := poolNote(r); s != "" {
+		fmt.Fprintf(w, "  %s\n", s)
+	}
+}
+
+// poolNote says how r used sync.Pool, beside the figures that charge
+// every reused object as allocated; "" when r reused none.
+func poolNote(r *profile.Root) string {
+	q := r.Pool
+	if q == nil || q.Reused == 0 {
+		return ""
+	}
+	return fmt.Sprintf("sync.Pool: this run served %d of %d Gets with an object put back; the figures count each of them as allocated until its Put, since a parallel schedule may find the pool empty.", q.Reused, q.Gets)
 }
 
 // stacksNote says in words what r's total with goroutine stacks is and

@@ -212,3 +212,39 @@ func TestStacks(t *testing.T) {
 		})
 	}
 }
+
+// TestPoolNote: a root whose Gets reused objects put back into a
+// sync.Pool says how many, in text and HTML, beside figures that count
+// each as allocated; one that reused none, or made no Get, says nothing.
+func TestPoolNote(t *testing.T) {
+	tests := []struct {
+		name string
+		pool *profile.Pool
+		want string
+	}{
+		{"reused", &profile.Pool{Gets: 16, Reused: 15}, "sync.Pool: this run served 15 of 16 Gets with an object put back; the figures count each of them as allocated until its Put"},
+		{"none reused", &profile.Pool{Gets: 3}, ""},
+		{"no gets", nil, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := &profile.Profile{Schema: profile.Schema, PMax: 2, Roots: []profile.Root{{
+				Name: "main.main", Exact: true, MHWM: []profile.Point{{P: 1, Bytes: 2 << 20}, {P: 2, Bytes: 4 << 20}}, SerialPeak: 2 << 20, Pool: tt.pool}}}
+			if err := p.Validate(); err != nil {
+				t.Fatal(err)
+			}
+			var b, h strings.Builder
+			if err := Text(&b, p, Options{}); err != nil {
+				t.Fatal(err)
+			}
+			if err := WriteHTML(&h, p, HTMLOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			for _, out := range []string{b.String(), h.String()} {
+				if got := strings.Contains(out, "sync.Pool:"); got != (tt.want != "") || tt.want != "" && !strings.Contains(out, tt.want) {
+					t.Errorf("want %q (or nothing about the pool when empty), got:\n%s", tt.want, out)
+				}
+			}
+		})
+	}
+}

@@ -434,6 +434,9 @@ func (p *Profile) validateRoot(i int, bad func(string, ...any) error) error {
 	if err := validateStacks(r, bad); err != nil {
 		return err
 	}
+	if q := r.Pool; q != nil && (q.Gets < 0 || q.Reused < 0 || q.Reused > q.Gets) {
+		return bad("root %s: pool: %d of %d Gets reused", r.Name, q.Reused, q.Gets)
+	}
 	if t := r.Threshold; t != nil {
 		if t.P < 1 || t.P > p.PMax {
 			return bad("root %s: threshold p = %d outside 1..pmax %d", r.Name, t.P, p.PMax)

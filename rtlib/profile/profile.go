@@ -136,6 +136,22 @@ type Root struct {
 	// ended, and in profiles of spgo before stacks. MHWM stays the
 	// headline: the heap.
 	Stacks *Stacks `json:"stacks,omitempty"`
+	// Pool counts the root's sync.Pool Gets by instrumented code; nil
+	// when there were none.
+	Pool *Pool `json:"pool,omitempty"`
+}
+
+// Pool is how a root used sync.Pool. The figures model every Get that
+// the run served with an object put back as an allocation of it, freed
+// at its Put, since in a parallel schedule that Get may find the pool
+// empty: p tasks in progress hold p objects. Reused is the run's own
+// reuse, to read beside them.
+type Pool struct {
+	// Gets is how many Gets instrumented code made.
+	Gets int64 `json:"gets"`
+	// Reused is how many of them the run served with an object
+	// instrumented code had put back (the others called New).
+	Reused int64 `json:"reused"`
 }
 
 // Stacks is a root's memory with goroutine stacks: the goroutines the

@@ -150,6 +150,10 @@ func TestValidateRules(t *testing.T) {
 		{"duplicate root", func(p *Profile) { p.Roots = append(p.Roots, p.Roots[0]) }, "invalid profile: roots 0 and 1 are both named main.main"},
 		{"negative line", func(p *Profile) { line(p, 0).Line = -3 }, "invalid profile: root main.main: main.go:-3: line -3 < 0"},
 		{"antichain p", func(p *Profile) { root(p).Antichain = &Antichain{P: -1} }, r0 + "antichain p = -1 outside 1..pmax 4"},
+		// pool
+		{"pool valid", func(p *Profile) { root(p).Pool = &Pool{Gets: 16, Reused: 15} }, ""},
+		{"pool reused more than got", func(p *Profile) { root(p).Pool = &Pool{Gets: 1, Reused: 2} }, r0 + "pool: 2 of 1 Gets reused"},
+		{"pool negative", func(p *Profile) { root(p).Pool = &Pool{Gets: -1} }, r0 + "pool: 0 of -1 Gets reused"},
 		// stacks
 		{"stacks valid", func(p *Profile) { root(p).Stacks = stacksOf(root(p), 2048) }, ""},
 		{"stacks total below the heap", func(p *Profile) {
