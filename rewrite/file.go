@@ -292,6 +292,8 @@ func (r *fileRewriter) rewrite() {
 func (r *fileRewriter) pre(c *dstutil.Cursor) bool {
 	if s, ok := c.Node().(dst.Stmt); ok && c.Index() >= 0 {
 		r.markExternal(c, s)
+		r.markBuffers(c, s)
+		r.markMaps(c, s)
 	}
 	switch n := c.Node().(type) {
 	case *dst.FuncDecl:

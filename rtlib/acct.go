@@ -1,6 +1,7 @@
 package rtlib
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"os"
@@ -45,6 +46,9 @@ type tracked struct {
 	seen  seen  // where it was last known live
 	at    int64 // mem.since after that point's hook (see bound)
 	rs    int32 // the recorded strand that allocated it (SPGO_TRACE), else -1
+	// owner is the map it is a part of (acct_map.go), seen live
+	// wherever an insert into it was, nil for other objects.
+	owner *mapState
 }
 
 // seen is the last point an object was known live: its allocation, or a
@@ -105,33 +109,35 @@ var mem struct {
 	watch       []uint8 // by site: readings after its calls that found nothing, or watchLarge
 
 	// Censuses.
-	since     int64    // bytes allocated since the last census
-	proven    int64    // the part of since that dies with its frame (allocFrame): no census needed
-	frameLive int64    // live bytes of frame objects (acct_frame.go)
-	frameBig  int64    // the part of frameLive with weak pointers, known live at a census
-	framed    []*dnode // tasks with frame objects that carry weak pointers
-	budget    int64    // census when since reaches it
-	live      int64    // program bytes of open roots live at the last census (estimate)
-	water     int64    // the most of them a census found
-	censuses  int64
-	maxSince  int64 // the most bytes allocated between two censuses
-	inDead    int64 // deaths this census charges in the strand last seen to hold them
-	inAt      int64 // the least mem.since at which one of them was seen live
-	objs      []tracked
-	trackLive int64
-	pool      []chunk
-	cands     []cand   // freePooled's, reused
-	ran       []*dnode // tasks that ran program code since the last census
-	interval  uint32   // census intervals so far
-	poolLive  int64    // Σ pool
-	orphan    int64    // live bytes of no open root (ended roots, outside roots)
-	baseline  int64    // live bytes at the first census not otherwise known
-	based     bool
-	inCensus  bool
-	beginning bool   // the census that opens a root (beginRoot)
-	marks     uint32 // external-call markers passed (At)
-	fresh     *dnode // a census ran in it right before a strand boundary
-	liftGen   uint32 // censuses so far, for lift's answers
+	since      int64    // bytes allocated since the last census
+	proven     int64    // the part of since that dies with its frame (allocFrame): no census needed
+	frameLive  int64    // live bytes of frame objects (acct_frame.go)
+	frameBig   int64    // the part of frameLive with weak pointers, known live at a census
+	framed     []*dnode // tasks with frame objects that carry weak pointers
+	budget     int64    // census when since reaches it
+	live       int64    // program bytes of open roots live at the last census (estimate)
+	water      int64    // the most of them a census found
+	censuses   int64
+	maxSince   int64     // the most bytes allocated between two censuses
+	inDead     int64     // deaths this census charges in the strand last seen to hold them
+	largeReads int64     // readings of large objects so far (readLarge)
+	grown      int64     // bytes of buffer arrays replaced since the last census (acct_buf.go)
+	inList     []inDeath // each of them, with the mem.since of the point it was last seen live
+	objs       []tracked
+	trackLive  int64
+	pool       []chunk
+	cands      []cand   // freePooled's, reused
+	ran        []*dnode // tasks that ran program code since the last census
+	interval   uint32   // census intervals so far
+	poolLive   int64    // Σ pool
+	orphan     int64    // live bytes of no open root (ended roots, outside roots)
+	baseline   int64    // live bytes at the first census not otherwise known
+	based      bool
+	inCensus   bool
+	beginning  bool   // the census that opens a root (beginRoot)
+	marks      uint32 // external-call markers passed (At)
+	fresh      *dnode // a census ran in it right before a strand boundary
+	liftGen    uint32 // censuses so far, for lift's answers
 
 	// A census at a task's end is followed by no program code of the
 	// task: what it saw live is live when the next task takes the
@@ -377,10 +383,22 @@ func switchTo(next *dnode) {
 // marked (At) since the previous reading, else at the last instrumented
 // site d ran. Every reading starts a new interval: the mark is cleared.
 func chargeUninstrumented(d *dnode) int64 {
+	_, n := readLarge(d)
+	return n
+}
+
+// readLarge is chargeUninstrumented, which also returns the site the
+// bytes were charged to.
+func readLarge(d *dnode) (Site, int64) {
 	large, _ := readAllocs()
 	delta := int64(large-mem.lastLarge) - mem.hookedLarge - mem.ownLarge
 	mem.lastLarge, mem.hookedLarge, mem.ownLarge = large, 0, 0
-	return chargeBytes(d, takeMark(d, func(x *dnode) *Site { return &x.extSite }), delta)
+	mem.largeReads++
+	site := takeMark(d, func(x *dnode) *Site { return &x.extSite })
+	if site == 0 && d != nil {
+		site = d.lastSite
+	}
+	return site, chargeBytes(d, site, delta)
 }
 
 // takeMark returns the site mark of d picks out, and clears it in d and
@@ -441,7 +459,7 @@ func chargeBytes(d *dnode, site Site, delta int64) int64 {
 // more bytes before the next census (so no peak between two censuses is
 // above M·(1+E)), and never less than the minimum.
 func resetBudget() {
-	mem.since, mem.proven = 0, 0
+	mem.since, mem.proven, mem.grown = 0, 0, 0
 	b := int64(float64(mem.water)*(1+cfg.errBound)) - mem.live
 	// Rounded down to whole budget quanta, so that a few bytes more or
 	// less of the runtime's own (a goroutine's g, a timer) in one run do
@@ -504,6 +522,8 @@ func census(c *dnode, pending int64) {
 
 	settleJoined(c)
 	poolsPrune()
+	bufsPrune()
+	mapsPrune()
 
 	// Tracked objects: each death where it belongs.
 	keep := mem.objs[:0]
@@ -520,6 +540,9 @@ func census(c *dnode, pending int64) {
 		}
 		mem.trackLive -= o.bytes
 		o.dn.bigLive -= o.bytes
+		if m := o.owner; m != nil && m.iv == mem.interval-1 {
+			o.seen, o.at = m.seen, m.at // its map was used after this census's last
+		}
 		free(c, o.dn, o.ep, o.seen, o.at, o.rs, o.site, o.bytes, b)
 	}
 	clear(mem.objs[len(keep):])
@@ -570,30 +593,40 @@ func census(c *dnode, pending int64) {
 // bound feeds root r's interval (ACCOUNTING.md, "The interval") after
 // a census: live is r's tracked bytes found reachable, all live at once
 // in the serial run, and mem.inDead the deaths charged in the strand
-// last seen to hold them. The oracle, with a census at every hook, would
-// have found each at the first hook after the point it was last seen
-// live, so the strand's running bytes were too high by at most what was
-// allocated after that hook: mem.since less the least such point's
-// mem.inAt.
+// last seen to hold them (mem.inList: each with the mem.since of the
+// point it was last seen live). The oracle, with a census at every hook,
+// would have found each at the first hook after that point. So for any
+// point a, the strand's running bytes were too high by at most the
+// deaths last seen before a, and what was allocated after a: the least
+// of that over the deaths' points (with one point only, a garbage chunk
+// last seen at the previous census made a 1.4 MB array's death, seen at
+// its growth, count as lateness in full).
 func bound(r *proot, live int64) {
 	r.liveLow = max(r.liveLow, live)
 	if mem.inDead > 0 {
-		in := min(mem.inDead, max(0, mem.since-mem.inAt))
+		slices.SortFunc(mem.inList, func(a, b inDeath) int { return cmp.Compare(a.at, b.at) })
+		in, before := mem.inDead, int64(0)
+		for _, x := range mem.inList {
+			in = min(in, before+max(0, mem.since-x.at))
+			before += x.n
+		}
 		if debugCensus && in > 100000 {
-			fmt.Fprintf(os.Stderr, "  in-strand %d: dead %d since %d at %d\n", in, mem.inDead, mem.since, mem.inAt)
+			fmt.Fprintf(os.Stderr, "  in-strand %d: dead %d since %d\n", in, mem.inDead, mem.since)
 		}
 		r.inSum += in
 		r.inMax = max(r.inMax, in)
 	}
 	mem.inDead = 0
+	mem.inList = mem.inList[:0]
 }
+
+// inDeath is a death in the strand that last saw it live (inStrand).
+type inDeath struct{ at, n int64 }
 
 // inStrand notes a death of n bytes this census charges in the strand
 // that last saw it live, when mem.since was at.
 func inStrand(at, n int64) {
-	if mem.inDead == 0 || at < mem.inAt {
-		mem.inAt = at
-	}
+	mem.inList = ownAppend(mem.inList, inDeath{at, n})
 	mem.inDead += n
 }
 

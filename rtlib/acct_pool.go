@@ -186,20 +186,28 @@ func poolPut(k uintptr, x any, boxed bool) {
 // them from their pool, or the program its free list) and their
 // released bytes, which the live heap no longer holds.
 func poolsPrune() {
+	pruneDead(&pools.in, func(v poolIn) bool { return v.wp.Value() == nil }, func(v poolIn) { pools.held -= v.rel })
+}
+
+// pruneDead deletes the entries of t that dead says died, calling drop
+// (if not nil) on each first.
+func pruneDead[V any](t *table[uintptr, V], dead func(V) bool, drop func(V)) {
 	gone := poolsGone[:0]
-	for _, s := range pools.in.slots {
-		if s.used && s.val.wp.Value() == nil {
+	for _, s := range t.slots {
+		if s.used && dead(s.val) {
 			gone = ownAppend(gone, s.key)
 		}
 	}
 	for _, k := range gone {
-		pools.held -= pools.in.at(k).rel
-		pools.in.del(k)
+		if drop != nil {
+			drop(t.at(k))
+		}
+		t.del(k)
 	}
 	poolsGone = gone[:0]
 }
 
-// poolsGone is poolsPrune's list of addresses, reused.
+// poolsGone is pruneDead's list of addresses, reused.
 var poolsGone []uintptr
 
 // poolRelease frees, in c, the tracked objects of c's root at the

@@ -110,6 +110,18 @@ var accuracyCases = []accCase{
 		mhwm: func(p int64) int64 { return min(p, 16)*2*mib + 16*480 },
 		lines: []lineCase{{mark: "// reuse", alloc: 15 * 2 * mib},
 			{mark: "// new", alloc: 2 * mib}}},
+	// Buffers grown inside the standard library (acct_buf.go): every
+	// growth holds the old and the new array at once.
+	{name: "builder", exact: true, serial: 8*1_753_088 + 1_400_832 + 8*480, slow: "150 000 external calls a task: a collection each",
+		mhwm:  func(p int64) int64 { return 8*1_753_088 + min(p, 8)*1_400_832 + 8*480 },
+		lines: []lineCase{{mark: "// write", alloc: 8 * 8_395_504, share: 8 * (1_753_088 + 1_400_832)}}},
+	{name: "bytesbuf", exact: true, serial: 3*mib + 8*480, slow: "150 000 external calls a task: a collection each",
+		mhwm:  func(p int64) int64 { return min(p, 8)*3*mib + 8*480 },
+		lines: []lineCase{{mark: "// write", alloc: 8 * 4_194_240, share: 8 * 3 * mib}}},
+	// A map built and dropped (acct_map.go): its tables grow inside the
+	// runtime.
+	{name: "mapdrop", exact: true, serial: 2_364_592 + 17_408 + 8*480,
+		mhwm: func(p int64) int64 { return min(p, 8)*(2_364_592+17_408) + 8*480 }},
 	{name: "errlimit", exact: true, serial: 2_104_832,
 		mhwm:  func(p int64) int64 { return 16*64*kib + min(p, 4)*mib + 16*480 },
 		lines: []lineCase{{mark: "// result", alloc: 16 * 64 * kib}}},
