@@ -1,6 +1,8 @@
 package rtlib
 
 import (
+	"cmp"
+	"slices"
 	"unsafe"
 	"weak"
 )
@@ -69,7 +71,9 @@ type mapState struct {
 	censuses      int64   // mem.censuses likewise
 	sum           uintptr // the parts' addresses, summed: a change shows a growth
 	parts         []mapPart
-	dir           weak.Pointer[byte] // its directory: a census forgets the map once it died
+	dirAt         uintptr            // its directory
+	dir           weak.Pointer[byte] // the same: a census forgets the map once it died
+	off           bool               // its groups are not as groupSize says: not followed
 
 	// The last insert seen, in census interval iv: the map and its
 	// parts were live there (a census finds the parts' deaths no earlier).
@@ -118,9 +122,11 @@ func MapSeen[M ~map[K]V, K comparable, V any](site Site, m M) {
 	if i >= 0 {
 		st.parts = mapStates.slots[i].val.parts
 	}
-	st.sum, st.next = mapParts(h, groupSize[K, V](), &st.parts)
-	st.dir = weak.Make((*byte)(h.dirPtr))
+	gs := groupSize[K, V]()
+	st.sum, st.next = mapParts(h, gs, &st.parts)
+	st.dirAt, st.dir = uintptr(h.dirPtr), weak.Make((*byte)(h.dirPtr))
 	mem.own += 16 // the weak handle, as allocp's
+	st.off = !mapGroupsOK(h, gs)
 	heldPut(&mapStates, key, st)
 }
 
@@ -175,26 +181,38 @@ func mapParts(h *mapHdr, gs uintptr, parts *[]mapPart) (sum uintptr, next int64)
 // (see above): reads and cens are the readings' counts at the insert
 // before.
 func mapRead(site Site, h *mapHdr, st *mapState, gs uintptr, reads, cens int64) {
-	old := mapScratch[:0]
-	old = ownAppend(old, st.parts...)
+	old := ownAppend(mapScratch[:0], st.parts...)
+	defer func() { mapScratch = old[:0] }()
 	sum, next := mapParts(h, gs, &st.parts)
 	st.next = st.inserts + next
-	if sum == st.sum {
-		mapScratch = old[:0]
+	if sum == st.sum || st.off {
 		return
 	}
 	st.sum = sum
-	st.dir = weak.Make((*byte)(h.dirPtr))
-	mem.own += 16
+	if uintptr(h.dirPtr) != st.dirAt {
+		st.dirAt, st.dir = uintptr(h.dirPtr), weak.Make((*byte)(h.dirPtr))
+		mem.own += 16
+	}
 	d := holderDnode()
 	if d == nil || d.detached || cfg.census == censusOff {
-		mapScratch = old[:0]
 		return
 	}
 	stackSeen(d) // before the charges go deep
 	defer stackBeat()
+	// The parts added and dropped: both lists by address, walked
+	// together.
+	byAddr := func(a, b mapPart) int { return cmp.Compare(a.p, b.p) }
+	slices.SortFunc(old, byAddr)
+	slices.SortFunc(st.parts, byAddr)
+	dropped := mapDrops[:0]
+	i := 0
 	for _, p := range st.parts {
-		if mapHas(old, p.p) {
+		for i < len(old) && old[i].p < p.p {
+			dropped = ownAppend(dropped, old[i])
+			i++
+		}
+		if i < len(old) && old[i].p == p.p {
+			i++
 			continue
 		}
 		large := p.n > maxSmall
@@ -203,29 +221,35 @@ func mapRead(site Site, h *mapHdr, st *mapState, gs uintptr, reads, cens int64) 
 		}
 		chargeGrowth(d, site, p.n, p.p, st)
 	}
-	mapDropped(d, old, st.parts)
-	mapScratch = old[:0]
+	dropped = ownAppend(dropped, old[i:]...)
+	mapDropped(d, dropped)
+	mapDrops = dropped[:0]
 	if cfg.census == censusOracle || mem.since-mem.proven >= mem.budget || mem.grown >= max(grownCensus, mem.live/256) {
 		census(d, 0) // the dropped parts' deaths, after the new ones are charged
 	}
 }
 
-// mapDropped sees the parts of old that a growth dropped (not in parts)
-// live right after it, as grown does an append's old array, and takes
-// them out of their map: its next inserts do not see them live.
-func mapDropped(d *dnode, old, parts []mapPart) {
+// mapDropped sees the parts a growth dropped live right after it, as
+// grown does an append's old array, and takes them out of their map:
+// its next inserts do not see them live.
+func mapDropped(d *dnode, dropped []mapPart) {
+	if len(dropped) == 0 {
+		return
+	}
 	for i := range mem.objs {
 		o := &mem.objs[i]
 		if o.owner == nil {
 			continue
 		}
-		a := uintptr(unsafe.Pointer(o.wp.Value()))
-		if a != 0 && mapHas(old, a) && !mapHas(parts, a) {
+		if a := uintptr(unsafe.Pointer(o.wp.Value())); a != 0 && mapHas(dropped, a) {
 			o.seen, o.at, o.owner = seenNow(d), mem.since, nil
 			mem.grown += o.bytes
 		}
 	}
 }
+
+// mapDrops is mapRead's list of dropped parts, reused.
+var mapDrops []mapPart
 
 // mapScratch is mapRead's copy of a map's parts, reused.
 var mapScratch []mapPart
@@ -258,7 +282,12 @@ func mapLayoutOK() bool {
 	if h.used != 3000 || h.dirLen < 2 || h.dirLen > 1<<10 || h.dirLen&(h.dirLen-1) != 0 {
 		return false
 	}
-	gs := groupSize[int64, int64]()
+	return mapGroupsOK(h, groupSize[int64, int64]())
+}
+
+// mapGroupsOK reports whether h's tables hold, by their control bytes
+// read with groups of gs bytes, as many entries as the map says.
+func mapGroupsOK(h *mapHdr, gs uintptr) bool {
 	var n uint64
 	var last *mapTable
 	for _, t := range unsafe.Slice((**mapTable)(h.dirPtr), h.dirLen) {
