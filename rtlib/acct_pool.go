@@ -86,31 +86,29 @@ func PoolGet(site Site, p *sync.Pool) any {
 	if d != nil && !d.detached {
 		d.root.poolGets++
 	}
-	if x == nil {
-		return x
+	if x != nil && poolTake(site, dataWord(x), d, false) && d != nil && !d.detached {
+		d.root.poolReused++
 	}
-	poolTake(site, dataWord(x), d, false)
 	return x
 }
 
 // poolTake is a Get (or a receive from a free list, acct_freelist.go)
 // that took the object at k while d runs: when instrumented code put it
-// back, it is charged to d as allocated at site until its next Put.
-// blocking says the receive waited for it (see chanGot).
-func poolTake(site Site, k uintptr, d *dnode, blocking bool) {
+// back (taken), it is charged to d as allocated at site until its next
+// Put. blocking says the receive waited for it (see chanRecvd).
+func poolTake(site Site, k uintptr, d *dnode, blocking bool) (taken bool) {
 	in, ok := pools.in.get(k)
 	if !ok {
-		return // made by New, or put back by uninstrumented code or before the root
+		return false // made by New, or put back by uninstrumented code or before the root
 	}
 	pools.in.del(k)
 	if d == nil || d.detached {
 		pools.held -= in.rel // out of the pool, no one's
-		return
+		return true
 	}
 	stackSeen(d) // before the reasons and tables below may go deep
 	defer stackBeat()
 	r := d.root
-	r.poolReused++
 	others := d != r.top || r.top.liveKids > 0
 	if in.n < 0 {
 		pools.held -= in.rel
@@ -118,7 +116,7 @@ func poolTake(site Site, k uintptr, d *dnode, blocking bool) {
 			r.poolSeen, r.unbounded = true, true
 			r.reasonAt(site, "an object put back into a sync.Pool or a free list was reused; in a parallel schedule the Get can find it empty and allocate another, whose size rtlib cannot read (it reaches a map, a channel or a function): the figures may be too low")
 		}
-		return
+		return true
 	}
 	if blocking && others && !r.freeWaitSeen {
 		r.freeWaitSeen = true
@@ -130,6 +128,7 @@ func poolTake(site Site, k uintptr, d *dnode, blocking bool) {
 	mem.since += in.n
 	mem.proven += in.n // its death is its Put
 	heldPut(&pools.inUse, k, poolUse{obj: heapAddr(k), d: d, site: site, ep: d.epoch, rs: recStrand(d), n: in.n, rel: in.rel})
+	return true
 }
 
 // PoolPut is p.Put(x).

@@ -4,7 +4,10 @@
 // with p tasks in progress holds min(p, 16) of them (plain runs at
 // GOMAXPROCS 2 to 8 call New 13 to 16 times). With "serial", main alone
 // does the same 16 times, before any goroutine: every schedule reuses
-// the one buffer. The program prints on stderr how many times New ran:
+// the one buffer. With "both", each task also holds a 1 MiB buffer from a
+// channel used as a free list while it uses the pool's, and sends it
+// back: min(p, 16) of each. The
+// program prints on stderr how many times New ran:
 // once, instrumented or not (rtlib's collections must not empty the
 // pool).
 package main
@@ -33,8 +36,29 @@ func use(k int) int {
 	return s
 }
 
+var free = make(chan []byte, 16)
+
+// take takes a buffer from the free list, or makes one.
+func take() []byte {
+	select {
+	case b := <-free:
+		return b
+	default:
+		return make([]byte, size/2)
+	}
+}
+
+// give puts b back into the free list, if it has room.
+func give(b []byte) {
+	select {
+	case free <- b:
+	default:
+	}
+}
+
 func main() {
 	sums := make([]int, 16)
+	both := len(os.Args) > 1 && os.Args[1] == "both"
 	if len(os.Args) > 1 && os.Args[1] == "serial" {
 		for k := range 16 {
 			sums[k] = use(k)
@@ -45,7 +69,14 @@ func main() {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				sums[k] = use(k)
+				if !both {
+					sums[k] = use(k)
+					return
+				}
+				b := take() // held while the pool's buffer is
+				b[k] = byte(k)
+				sums[k] = use(k) + int(b[k])
+				give(b)
 			}()
 		}
 		wg.Wait()
