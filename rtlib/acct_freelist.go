@@ -6,9 +6,9 @@ import (
 )
 
 // Channels used as free lists (ACCOUNTING.md, "sync.Pool"): a buffered
-// channel of buffers that code receives from without waiting (a select
-// with a default case, which allocates a new buffer when the channel is
-// empty) and sends back to. The serial run finds the buffer a task sent
+// channel of buffers that code receives from without waiting, in a
+// select whose default case allocates a new buffer when the channel is
+// empty (the rewriter checks), and sends back to. The serial run finds the buffer a task sent
 // back; a parallel schedule may find the channel empty and allocate
 // another. Such a channel gets sync.Pool's model: once instrumented code
 // has received from it without waiting (ChanTry, ChanGot), a send of a

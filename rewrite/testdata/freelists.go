@@ -3,7 +3,8 @@
 // in a receive case that fired, rt.ChanSent first in a send case. Left
 // alone: a channel of values that are not buffers, a receive whose value
 // is dropped, a channel operand with a call, a received name that shadows
-// the channel, and a blocking select.
+// the channel, a select whose default makes no buffer (a drain), and a
+// blocking select.
 package main
 
 import "fmt"
@@ -76,4 +77,17 @@ func main() {
 	bufs <- make([]byte, 8)
 	others(make(chan int))
 	fmt.Println(len(p.get()))
+}
+
+// drain empties bufs without waiting: not a free list (its default
+// makes no buffer).
+func drain() (n int) {
+	for {
+		select {
+		case b := <-bufs:
+			n += len(b)
+		default:
+			return n
+		}
+	}
 }
