@@ -59,7 +59,21 @@ func BufSeen(site Site, b *bytes.Buffer) {
 		return // all read: the slice's pointer is not the array's
 	}
 	base := uintptr(unsafe.Pointer(unsafe.SliceData(bs))) - uintptr(c-cap(bs))
+	if onStack(base) {
+		return // bytes.NewBuffer of an array the compiler kept on the stack: no weak pointer to it
+	}
 	bufGrew(site, uintptr(unsafe.Pointer(b)), base, int64(c))
+}
+
+// onStack reports whether a is on the running goroutine's stack, or
+// whether rtlib cannot tell (no getg on this platform).
+func onStack(a uintptr) bool {
+	g := getg()
+	if g == nil {
+		return true
+	}
+	lo, hi := stackBounds(g)
+	return lo <= a && a < hi
 }
 
 // BuilderSeen is called after a statement that may have grown b.
