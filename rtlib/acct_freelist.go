@@ -5,16 +5,17 @@ import (
 	"unsafe"
 )
 
-// Channels used as free lists (ACCOUNTING.md, "sync.Pool"): a buffered
-// channel of buffers that code receives from without waiting, in a
-// select whose default case allocates a new buffer when the channel is
-// empty (the rewriter checks), and sends back to. The serial run finds the buffer a task sent
-// back; a parallel schedule may find the channel empty and allocate
-// another. Such a channel gets sync.Pool's model: once instrumented code
-// has received from it without waiting (ChanTry, ChanGot), a send of a
-// buffer into it is the buffer's free (poolPut), and a receive that
-// takes one back is its allocation at the receive's line (poolTake).
-// Buffers are pointers or slices; other element types are left alone.
+// Channels used as free lists (ACCOUNTING.md, "sync.Pool and free
+// lists"): a buffered channel of buffers that code receives from without
+// waiting, in a select whose default case allocates a new buffer when the
+// channel is empty (the rewriter checks), and sends back to. The serial
+// run finds the buffer a task sent back; a parallel schedule may find the
+// channel empty and allocate another. Such a channel gets sync.Pool's
+// model: once instrumented code has received from it so (ChanTry,
+// ChanGot), a send of a buffer into it is the buffer's free (poolPut),
+// and a receive that takes one back is its allocation at the receive's
+// line (poolTake). Buffers are pointers or slices; other element types
+// are left alone.
 
 // freeLists is the channels instrumented code received from without
 // waiting, by address.

@@ -7,11 +7,11 @@ import (
 	"weak"
 )
 
-// sync.Pool is an allocator (ACCOUNTING.md, "sync.Pool"). A Get that the
-// serial run serves with an object a goroutine put back may, in a
-// parallel schedule, find the pool empty and make New allocate another:
-// p tasks in progress hold p objects where the serial run held one. So a
-// Put is the free of the object it puts back, and a Get that reuses one
+// sync.Pool is an allocator (ACCOUNTING.md, "sync.Pool and free lists").
+// A Get that the serial run serves with an object a goroutine put back
+// may, in a parallel schedule, find the pool empty and make New allocate
+// another: p tasks in progress hold p objects where the serial run held
+// one. So a Put is the free of the object it puts back, and a Get that reuses one
 // is an allocation of it (its size as poolSize reads it) at the Get's
 // line, freed again at its next Put. At an object's first Put, the
 // records of its parts that rtlib tracks (objects of at least

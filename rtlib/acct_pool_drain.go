@@ -35,6 +35,7 @@ func poolKnow(p *sync.Pool) {
 	}
 	heldPut(&poolsKnown.at, k, struct{}{})
 	poolsKnown.all = heldAppend(poolsKnown.all, weak.Make(p))
+	mem.own += 16 // the weak handle, as allocp's
 }
 
 // poolDrained is a pool and the objects taken out of it, in the order

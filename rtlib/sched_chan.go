@@ -39,6 +39,7 @@ func otherDir(d byte) byte {
 func Send[T any](site Site, ch chan<- T, v T) {
 	send(site, ch, v)
 	if freeLists.len() > 0 && !inBubble() {
+		held()
 		chanSent(uintptr(chanPtr(ch)), v) // a buffer back into a free list (acct_freelist.go)
 	}
 }
@@ -137,6 +138,7 @@ func Recv[T any](site Site, ch <-chan T) T {
 func Recv2[T any](site Site, ch <-chan T) (v T, ok bool) {
 	v, ok = recv2(site, ch)
 	if ok && freeLists.len() > 0 && pools.in.len() > 0 && !inBubble() {
+		held()
 		chanRecvd(site, uintptr(chanPtr(ch)), v) // a buffer out of a free list (acct_freelist.go)
 	}
 	return v, ok
