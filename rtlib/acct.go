@@ -214,15 +214,22 @@ func allocp(site Site, n int64, p unsafe.Pointer) {
 	d.add(site, n)
 	mem.since += n
 	if p != nil && n >= cfg.track && cfg.census != censusOff {
-		d.top().big += n
-		mem.objs = ownAppend(mem.objs, tracked{wp: weak.Make((*byte)(p)), bytes: n, site: site, dn: d, ep: d.epoch, seen: seenNow(d), at: mem.since, rs: recStrand(d)})
+		trackObj(d, weak.Make((*byte)(p)), n, site, nil)
 		mem.own += 16
-		mem.trackLive += n
-		d.bigLive += n
 	} else {
 		d.pool(site, n)
 	}
 	hb.Store(int32(site)) // last: see beat
+}
+
+// trackObj adds the object wp points to, n bytes d allocated at site
+// (a part of map owner, or nil), to the objects a census watches one by
+// one. It is charged already.
+func trackObj(d *dnode, wp weak.Pointer[byte], n int64, site Site, owner *mapState) {
+	d.top().big += n
+	mem.objs = ownAppend(mem.objs, tracked{wp: wp, bytes: n, site: site, dn: d, ep: d.epoch, seen: seenNow(d), at: mem.since, rs: recStrand(d), owner: owner})
+	mem.trackLive += n
+	d.bigLive += n
 }
 
 // allocHolder is the start of every allocation hook: it counts the n

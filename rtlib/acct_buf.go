@@ -119,11 +119,7 @@ func bufGrew(site Site, key, base uintptr, n int64) {
 		if i < 0 || st.census != mem.censuses {
 			return
 		}
-		hook(n, false) // the census's reading leaves it out
-		at = pathKey(site)
-		d.root.siteAlloc(at, n)
-		d.add(at, n)
-		mem.since += n
+		at = chargeHooked(d, site, n)
 	} else {
 		var delta int64
 		if at, delta = readLarge(d); delta < n {
@@ -131,15 +127,11 @@ func bufGrew(site Site, key, base uintptr, n int64) {
 		}
 		unpool(d, at, n)
 	}
-	d.top().big += n
-	mem.objs = ownAppend(mem.objs, tracked{wp: wp, bytes: n, site: at, dn: d, ep: d.epoch, seen: seenNow(d), at: mem.since, rs: recStrand(d)})
-	mem.trackLive += n
-	d.bigLive += n
+	trackObj(d, wp, n, at, nil)
 	if i >= 0 && grownAt(d, st.base) { // live until the growth
 		mem.grown += st.n
 	}
-	if cfg.census == censusOracle || mem.since-mem.proven >= mem.budget || bigAlloc(d, n) ||
-		mem.grown >= max(grownCensus, mem.live/256) {
+	if grownDue() || bigAlloc(d, n) {
 		census(d, 0) // the old arrays' deaths, after the new one is charged
 	}
 }
@@ -158,18 +150,6 @@ func unpool(d *dnode, site Site, n int64) {
 	}
 }
 
-// grownAt is grown for the object at address a; it reports whether it
-// found a tracked object there.
-func grownAt(d *dnode, a uintptr) bool {
-	for i := len(mem.objs) - 1; i >= max(0, len(mem.objs)-grownLook); i-- {
-		if o := &mem.objs[i]; uintptr(unsafe.Pointer(o.wp.Value())) == a {
-			o.seen, o.at = seenNow(d), mem.since
-			return true
-		}
-	}
-	return false
-}
-
 // grownCensus is how many bytes of arrays replaced by a buffer's growth
 // (likely dead, but a String or Bytes result may refer to them) may wait
 // for a census, at least: each is found dead late by what was allocated
@@ -177,29 +157,41 @@ func grownAt(d *dnode, a uintptr) bool {
 // cost a collection each.
 const grownCensus = 64 << 10
 
+// grownDue reports whether a census is due right after a growth (a
+// buffer's, a map's): every hook's under the oracle, the budget spent,
+// or the replaced arrays waiting past grownCensus.
+func grownDue() bool {
+	return cfg.census == censusOracle || mem.since-mem.proven >= mem.budget || mem.grown >= max(grownCensus, mem.live/256)
+}
+
 // bufsPrune is called by a census after its collection: it forgets the
 // buffers whose array died.
 func bufsPrune() {
 	pruneDead(&bufs, func(v bufState) bool { return v.wp.Value() == nil }, nil)
 }
 
-// chargeGrowth charges n bytes at p, allocated by uninstrumented code
-// where rtlib saw it (a growth of the map owner) at site, to d as a hook
-// would, without a census first: the parts they replace must still
-// count.
-func chargeGrowth(d *dnode, site Site, n int64, p uintptr, owner *mapState) {
-	hook(n, n > maxSmall) // the next reading leaves them out
+// chargeHooked charges n bytes that uninstrumented code allocated where
+// rtlib saw them (a growth) to d at site, as a hook would, without a
+// census first (the parts they replace must still count), and returns
+// the site with its call path. The next reading of runtime/metrics
+// leaves them out.
+func chargeHooked(d *dnode, site Site, n int64) Site {
+	hook(n, n > maxSmall)
 	site = pathKey(site)
 	d.root.siteAlloc(site, n)
 	d.add(site, n)
 	mem.since += n
+	return site
+}
+
+// chargeGrowth is chargeHooked for the part at p of the map owner,
+// tracked when it is large enough.
+func chargeGrowth(d *dnode, site Site, n int64, p uintptr, owner *mapState) {
+	site = chargeHooked(d, site, n)
 	if n < cfg.track {
 		d.pool(site, n)
 		return
 	}
-	d.top().big += n
-	mem.objs = ownAppend(mem.objs, tracked{wp: weak.Make((*byte)(heapAddr(p))), bytes: n, site: site, dn: d, ep: d.epoch, seen: seenNow(d), at: mem.since, rs: recStrand(d), owner: owner})
+	trackObj(d, weak.Make((*byte)(heapAddr(p))), n, site, owner)
 	mem.own += 16
-	mem.trackLive += n
-	d.bigLive += n
 }

@@ -270,16 +270,21 @@ func frameCensus(c *dnode, pending int64, b charge) (rootLive int64) {
 // lateness. The array is among the newest tracked objects when it is
 // tracked; older ones are not looked for.
 func grown(p unsafe.Pointer) {
-	d := holderDnode()
-	if d == nil {
-		return
+	if d := holderDnode(); d != nil {
+		grownAt(d, uintptr(p))
 	}
+}
+
+// grownAt is grown for the object at address a, while d runs; it
+// reports whether it found a tracked object there.
+func grownAt(d *dnode, a uintptr) bool {
 	for i := len(mem.objs) - 1; i >= max(0, len(mem.objs)-grownLook); i-- {
-		if o := &mem.objs[i]; o.wp.Value() == (*byte)(p) {
+		if o := &mem.objs[i]; uintptr(unsafe.Pointer(o.wp.Value())) == a {
 			o.seen, o.at = seenNow(d), mem.since
-			return
+			return true
 		}
 	}
+	return false
 }
 
 // grownLook is how many of the newest tracked objects grown looks at.

@@ -224,7 +224,7 @@ func mapRead(site Site, h *mapHdr, st *mapState, gs uintptr, reads, cens int64) 
 	dropped = ownAppend(dropped, old[i:]...)
 	mapDropped(d, dropped)
 	mapDrops = dropped[:0]
-	if cfg.census == censusOracle || mem.since-mem.proven >= mem.budget || mem.grown >= max(grownCensus, mem.live/256) {
+	if grownDue() {
 		census(d, 0) // the dropped parts' deaths, after the new ones are charged
 	}
 }

@@ -191,7 +191,7 @@ func poolsPrune() {
 // pruneDead deletes the entries of t that dead says died, calling drop
 // (if not nil) on each first.
 func pruneDead[V any](t *table[uintptr, V], dead func(V) bool, drop func(V)) {
-	gone := poolsGone[:0]
+	gone := pruneScratch[:0]
 	for _, s := range t.slots {
 		if s.used && dead(s.val) {
 			gone = ownAppend(gone, s.key)
@@ -203,11 +203,11 @@ func pruneDead[V any](t *table[uintptr, V], dead func(V) bool, drop func(V)) {
 		}
 		t.del(k)
 	}
-	poolsGone = gone[:0]
+	pruneScratch = gone[:0]
 }
 
-// poolsGone is pruneDead's list of addresses, reused.
-var poolsGone []uintptr
+// pruneScratch is pruneDead's list of addresses, reused.
+var pruneScratch []uintptr
 
 // poolRelease frees, in c, the tracked objects of c's root at the
 // addresses of addrs (the parts of an object put back into a pool), and
