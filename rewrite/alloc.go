@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strconv"
 
 	"github.com/dave/dst"
 	"github.com/dave/dst/dstutil"
@@ -81,12 +82,24 @@ func (r *fileRewriter) makeCall(c *dstutil.Cursor, n *dst.CallExpr, ac *ast.Call
 	case *types.Slice:
 		switch r.kind(ac.Lparen) {
 		case escape.Heap:
+			if v, id := r.definedBy(c, ac); v != nil {
+				if sh := r.frameShared(v, id, true); sh.ok {
+					// Dead at the return once its goroutines have ended (shared.go).
+					r.framed()
+					r.frameVar(v, true)
+					r.replaceExpr(c, n, r.rtCall("FrameSlice", dst.NewIdent(r.in.Names.name("fr")), r.typedSite(ac.Lparen, "Make", t), n, dst.NewIdent(strconv.FormatBool(sh.goes))))
+					return
+				}
+			}
 			r.replaceExpr(c, n, r.rtCall("Slice", r.typedSite(ac.Lparen, "Make", t), n))
 		case escape.Stack:
 			// A non-constant size: heap past 32 bytes.
 			if !r.constArgs(ac.Args[1:]) {
 				r.replaceExpr(c, n, r.rtCall("SmallSlice", r.typedSite(ac.Lparen, "Make", t), n))
 				r.framed()
+				if v, _ := r.definedBy(c, ac); v != nil {
+					r.frameVar(v, true)
+				}
 			}
 		}
 	}
@@ -129,6 +142,10 @@ func (r *fileRewriter) appendCall(c *dstutil.Cursor, n *dst.CallExpr, ac *ast.Ca
 		as, _ := r.astOf(c.Parent()).(*ast.AssignStmt)
 		if r.ownedAppend(as, ac) {
 			hook, lead = "AppendOwned", []dst.Expr{dst.NewIdent(r.in.Names.name("fr"))}
+			if x, ok := ast.Unparen(as.Lhs[0]).(*ast.Ident); ok {
+				v, _ := r.in.Info.Uses[x].(*types.Var)
+				r.frameVar(v, true)
+			}
 		}
 		r.framed()
 	default:
@@ -333,16 +350,25 @@ func pure(e ast.Expr) bool {
 }
 
 // movedVarHook returns rt.Var(site, &id) if the compiler moved the
-// variable id declares to the heap.
+// variable id declares to the heap, or rt.FrameVar(fr, site, &id, goes)
+// if only the function and the goroutines it spawns refer to it.
 func (r *fileRewriter) movedVarHook(id *ast.Ident, fn string) dst.Stmt {
 	if id == nil || id.Name == "_" || r.kind(id.Pos()) != escape.Moved {
 		return nil
 	}
 	site := r.siteNamed(id.Pos(), "Var", fn)
-	if obj := r.in.Info.ObjectOf(id); obj != nil {
+	obj, _ := r.in.Info.ObjectOf(id).(*types.Var)
+	if obj != nil {
 		r.sites[len(r.sites)-1].Type = siteTypeName(obj.Type())
 	}
-	return &dst.ExprStmt{X: r.rtCall("Var", site, &dst.UnaryExpr{Op: token.AND, X: dst.NewIdent(id.Name)})}
+	addr := &dst.UnaryExpr{Op: token.AND, X: dst.NewIdent(id.Name)}
+	if sh := r.frameShared(obj, id, false); sh.ok {
+		// Dead at the return once its goroutines have ended (shared.go).
+		r.framed()
+		r.frameVar(obj, false)
+		return &dst.ExprStmt{X: r.rtCall("FrameVar", dst.NewIdent(r.in.Names.name("fr")), site, addr, dst.NewIdent(strconv.FormatBool(sh.goes)))}
+	}
+	return &dst.ExprStmt{X: r.rtCall("Var", site, addr)}
 }
 
 // movedVars adds rt.Var hooks after a statement in a list that declares

@@ -137,6 +137,9 @@ type funcCtx struct {
 	astBody *ast.BlockStmt
 	proven  bool                // it has sites whose objects die with its frame (Mark, Drop)
 	owned   map[*types.Var]bool // ownedAppend's answers for its variables
+	// framed are its variables whose object is on its frame list: true
+	// for a slice's array, false for a moved variable (seenAfterWait).
+	framed map[*types.Var]bool
 }
 
 // File rewrites one file.
@@ -355,6 +358,7 @@ func (r *fileRewriter) post(c *dstutil.Cursor) bool {
 		r.methodValue(c, n)
 	}
 	r.movedVars(c)
+	r.seenAfterWait(c)
 	return true
 }
 

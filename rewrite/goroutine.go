@@ -206,12 +206,7 @@ func spawnsDirectly(body *ast.BlockStmt, info *types.Info) bool {
 		case *ast.GoStmt:
 			found = true
 		case *ast.CallExpr:
-			if fn := calleeMethod(info, x); fn != nil {
-				switch fn.FullName() {
-				case "(*sync.WaitGroup).Go", "(*golang.org/x/sync/errgroup.Group).Go", "(*golang.org/x/sync/errgroup.Group).TryGo":
-					found = true
-				}
-			}
+			found = spawnMethod(calleeMethod(info, x))
 		}
 		return !found
 	})
@@ -250,21 +245,24 @@ func (r *fileRewriter) funcEntry(ctx funcCtx) {
 	case ctx.spawns:
 		stmts = append(stmts, &dst.DeferStmt{Call: r.rtCall("Leave", r.rtCall("Enter", r.siteNamed(pos, "Func", ctx.name)))})
 	}
-	if ctx.proven {
+	// The parameters' hooks first: one may need the function's mark.
+	var params []dst.Stmt
+	for _, id := range ctx.params {
+		if id.Name == "_" {
+			continue
+		}
+		if st := r.movedVarHook(id, ctx.name); st != nil {
+			params = append(params, st)
+		}
+	}
+	if ctx.proven || r.funcs[len(r.funcs)-1].proven {
 		// After the root or scope bracket: Drop runs first at the return.
 		fr := r.in.Names.name("fr")
 		stmts = append(stmts,
 			&dst.AssignStmt{Lhs: []dst.Expr{dst.NewIdent(fr)}, Tok: token.DEFINE, Rhs: []dst.Expr{r.rtCall("Mark")}},
 			&dst.DeferStmt{Call: r.rtCall("Drop", dst.NewIdent(fr))})
 	}
-	for _, id := range ctx.params {
-		if id.Name == "_" {
-			continue
-		}
-		if st := r.movedVarHook(id, ctx.name); st != nil {
-			stmts = append(stmts, st)
-		}
-	}
+	stmts = append(stmts, params...)
 	if len(stmts) == 0 {
 		return
 	}

@@ -90,14 +90,7 @@ func (r *fileRewriter) onlyHolder(v *types.Var, body *ast.BlockStmt) bool {
 // holderUse reports whether the use of v at id, under the nodes of stack
 // (outermost first), makes no other reference to v's backing array.
 func (r *fileRewriter) holderUse(v *types.Var, stack []ast.Node, id *ast.Ident) bool {
-	var e ast.Node = id
-	i := len(stack) - 1
-	for i >= 0 {
-		if _, ok := stack[i].(*ast.ParenExpr); !ok {
-			break
-		}
-		e, i = stack[i], i-1
-	}
+	e, i := pastParens(stack, id, len(stack)-1)
 	if i < 0 {
 		return false
 	}
@@ -221,6 +214,19 @@ func (r *fileRewriter) sliceUse(v *types.Var, stack []ast.Node, p *ast.SliceExpr
 		return r.holderArg(v, stack[:len(stack)-1], q, p)
 	}
 	return false
+}
+
+// pastParens climbs from e, whose parent is stack[i], past the
+// parentheses around it: the outermost of them and the index of its
+// parent (-1: none).
+func pastParens(stack []ast.Node, e ast.Node, i int) (ast.Node, int) {
+	for i >= 0 {
+		if _, ok := stack[i].(*ast.ParenExpr); !ok {
+			break
+		}
+		e, i = stack[i], i-1
+	}
+	return e, i
 }
 
 // ownAssign: x appears in the assignment p (as e).

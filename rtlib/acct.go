@@ -966,6 +966,13 @@ func carry(d *dnode) {
 			ch.seen = next
 		}
 	}
+	for _, x := range mem.framed {
+		for i := range x.frame {
+			if o := &x.frame[i]; o.seen == old {
+				o.seen = next
+			}
+		}
+	}
 }
 
 // deferFree defers a death of n bytes at site to s's join; census and rs

@@ -24,7 +24,7 @@ func Slice[S ~[]E, E any](site Site, s S) S {
 // supported.)
 func SmallSlice[S ~[]E, E any](site Site, s S) S {
 	if n := arrayBytes[E](cap(s)); n > variableMakeStack {
-		allocFrame(site, n, uintptr(unsafe.Pointer(unsafe.SliceData(s))), 0)
+		allocFrame(site, n, uintptr(unsafe.Pointer(unsafe.SliceData(s))), 0, 0)
 	}
 	return s
 }
@@ -115,7 +115,7 @@ func AppendFrame[S ~[]E, E any](site Site, s S, xs ...E) S {
 	s = append(s, xs...)
 	if cap(s) != c {
 		if n := arrayBytes[E](cap(s)); n > variableMakeStack {
-			allocFrame(site, n, uintptr(unsafe.Pointer(unsafe.SliceData(s))), 0)
+			allocFrame(site, n, uintptr(unsafe.Pointer(unsafe.SliceData(s))), 0, 0)
 		}
 	}
 	return s
@@ -133,7 +133,7 @@ func AppendOwned[S ~[]E, E any](m Scratch, site Site, s S, xs ...E) S {
 	if cap(s) != c {
 		prev := uintptr(unsafe.Pointer(old))
 		if n := arrayBytes[E](cap(s)); n > variableMakeStack {
-			allocFrame(site, n, uintptr(unsafe.Pointer(unsafe.SliceData(s))), prev)
+			allocFrame(site, n, uintptr(unsafe.Pointer(unsafe.SliceData(s))), prev, 0)
 		}
 		if c > 0 {
 			frameOld(m, prev)

@@ -29,8 +29,9 @@ import (
 // Scratch is a function's mark on its task's frame list: the task's part
 // of the DAG and how many frame objects it had at the function's entry.
 type Scratch struct {
-	d *dnode
-	n int32
+	d   *dnode
+	n   int32
+	lvl int32 // the index of the function's scope at its entry (acct_shared.go)
 }
 
 // frameObj is a heap object that dies with the frame that allocated it.
@@ -44,6 +45,7 @@ type frameObj struct {
 	at    int64
 	iv    uint32 // the census interval of seen and at (mem.interval)
 	rs    int32
+	share uint8 // shareLocal, shareGo: it may be referred to outside the frame (acct_shared.go)
 }
 
 // Mark opens a function's frame on the running task's list; Drop, deferred
@@ -57,7 +59,7 @@ func Mark() Scratch {
 	if d == nil || d.detached {
 		return Scratch{}
 	}
-	return Scratch{d, int32(len(d.frame))}
+	return Scratch{d, int32(len(d.frame)), int32(len(d.scopes) - 1)}
 }
 
 // Drop charges the deaths of the objects allocated in the frame Mark
@@ -68,16 +70,21 @@ func Drop(s Scratch) {
 	}
 	held() // before the list is read: the end of a root may orphan it
 	if int(s.n) < len(s.d.frame) {
-		dropFrame(s.d, int(s.n))
+		dropFrame(s.d, int(s.n), int(s.lvl))
 	}
 }
 
 // dropFrame charges the deaths of d's frame objects from index from on,
-// whose frames are gone, and takes them off the list.
-func dropFrame(d *dnode, from int) {
+// whose frames are gone, and takes them off the list; lvl is the index of
+// the scope of the outermost function returning (dropShared).
+func dropFrame(d *dnode, from, lvl int) {
 	c := holderDnode()
 	for i := len(d.frame) - 1; i >= from; i-- {
 		if o := &d.frame[i]; o.bytes > 0 {
+			if o.share != 0 {
+				dropShared(c, d, o, lvl)
+				continue
+			}
 			frameFree(c, d, o, false)
 		}
 	}
@@ -148,7 +155,7 @@ func orphanFrame(d *dnode) {
 // frame out by position, as allocp's.
 //
 //go:noinline
-func allocFrame(site Site, n int64, addr, prev uintptr) {
+func allocFrame(site Site, n int64, addr, prev uintptr, share uint8) {
 	d, n := allocHolder(site, n)
 	if d == nil {
 		return
@@ -161,7 +168,7 @@ func allocFrame(site Site, n int64, addr, prev uintptr) {
 	// find tracked objects'. Others need no census: their deaths are
 	// proven. Deaths of other objects before a large allocation still do
 	// (bigAlloc).
-	watch := len(d.frame) >= frameMany || again(d, site, prev)
+	watch := share == 0 && (len(d.frame) >= frameMany || again(d, site, prev))
 	if cfg.census == censusOracle || watch && mem.since-mem.proven+n >= mem.budget && cfg.census != censusOff || bigAlloc(d, n) {
 		census(d, n)
 	}
@@ -172,7 +179,7 @@ func allocFrame(site Site, n int64, addr, prev uintptr) {
 	if !watch {
 		mem.proven += n
 	}
-	o := frameObj{addr: addr, bytes: n, site: site, ep: d.epoch, seen: seenNow(d), at: mem.since, iv: mem.interval, rs: recStrand(d)}
+	o := frameObj{addr: addr, bytes: n, site: site, ep: d.epoch, seen: seenNow(d), at: mem.since, iv: mem.interval, rs: recStrand(d), share: share}
 	if (n >= cfg.track || watch) && cfg.census != censusOff {
 		o.wp = weak.Make((*byte)(heapAddr(addr)))
 		mem.own += 16

@@ -111,7 +111,7 @@ func dagReturn(t *Task) {
 			chargeUninstrumented(d)
 		}
 		if len(d.frame) > 0 {
-			dropFrame(d, 0) // its function returned: every frame is gone
+			dropFrame(d, 0, 0) // its function returned: every frame is gone
 		}
 		freeGoroutine(d)
 		recReturn(d)
@@ -146,6 +146,7 @@ func dagJoin(t *Task, g any, site Site) {
 		censusAt(t.dn, joinDue)
 		recJoin(t.dn, g)
 		t.dn.join(g, site)
+		joinSeen(t.dn, g)
 		if atBoundaries() {
 			census(t.dn, 0)
 		}
