@@ -79,13 +79,17 @@ var accuracyCases = []accCase{
 	{name: "appendlocal", exact: true, serial: 3_153_920 + 8*480,
 		mhwm:  func(p int64) int64 { return min(p, 8)*3_153_920 + 8*480 },
 		lines: []lineCase{{mark: "// append", alloc: 8 * 8_369_344, share: 8 * 3_153_920}}},
-	// frames: its frames and scratch are proven dead (no census needed for
-	// them), but the go statements' closures, small allocations of the
-	// runtime's, are still found by censuses and charged late: inexact
-	// until spawn records are modelled (issue 36).
-	{name: "frames", exact: false, serial: 12*3008 + 5120,
-		why:  "small allocations by uninstrumented code",
-		mhwm: func(p int64) int64 { return 3008*ancestors(p, 12) + min(p, 4096)*5120 }},
+	// frames: its frames and scratch are proven dead, its results and
+	// WaitGroups are frame-shared (acct_shared.go): no census needed for
+	// any of them.
+	{name: "frames", exact: true, serial: 12*3008 + 5120,
+		mhwm:  func(p int64) int64 { return 3008*ancestors(p, 12) + min(p, 4096)*5120 },
+		lines: []lineCase{{mark: "// frame", alloc: 4095 * 2048, share: 2048 * ancestors(64, 12)}}},
+	// joined: arrays the goroutines fill, which escape into their
+	// literals, die at their function's return (acct_shared.go).
+	{name: "joined", exact: true, serial: 11 * 3008,
+		mhwm:  func(p int64) int64 { return 3008 * ancestors(p, 11) },
+		lines: []lineCase{{mark: "// res", alloc: 2047 * 2048, share: 2048 * ancestors(64, 11)}}},
 	// loopscratch: a scratch per turn of a loop, proven dead only at the
 	// return: censuses find the deaths, and the interval must allow for
 	// the ones Drop charges.

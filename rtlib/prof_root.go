@@ -210,7 +210,7 @@ func beginRoot(t *Task, site Site) {
 	// The trace serves the per-line figures of the profile: with
 	// SPGO_PROFILE=off nothing would read it.
 	mc := mhwm.Config{P: cfg.pmax, Threshold: cfg.threshold, Attribution: cfg.threshold == 0 && cfg.path != "off",
-		Clock: func() int64 { return int64(time.Since(began)) }, Grown: ownGrown, TraceLimit: cfg.traceMax}
+		Clock: func() int64 { return int64(time.Since(began)) }, Grown: ownGrown, Made: ownAlloc, TraceLimit: cfg.traceMax}
 	eng, err := mhwm.New(mc)
 	if err != nil {
 		panic(err) // cfg ranges make this impossible
@@ -219,7 +219,7 @@ func beginRoot(t *Task, site Site) {
 	if cfg.threshold == 0 && cfg.stacks {
 		// The total: the same events with the stacks' among them, no
 		// per-line trace (the lines are the heap engine's).
-		r.tot, err = mhwm.New(mhwm.Config{P: cfg.pmax, Clock: mc.Clock, Grown: ownGrown})
+		r.tot, err = mhwm.New(mhwm.Config{P: cfg.pmax, Clock: mc.Clock, Grown: ownGrown, Made: ownAlloc})
 		if err != nil {
 			panic(err)
 		}

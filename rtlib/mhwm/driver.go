@@ -1,6 +1,9 @@
 package mhwm
 
-import "fmt"
+import (
+	"fmt"
+	"unsafe"
+)
 
 // algebra is what the online driver needs from a summary domain: the exact
 // R arrays (comp, *block) or the threshold triples (approx, *approxBlock).
@@ -20,6 +23,7 @@ type algebra[C any, B any] interface {
 type exactAlg struct {
 	p    int
 	free [][]int64
+	made func(n int64) // Config.Made: told of every array made
 }
 
 func (a *exactAlg) get() []int64 {
@@ -28,12 +32,39 @@ func (a *exactAlg) get() []int64 {
 		a.free = a.free[:n-1]
 		return b
 	}
+	a.tell(int64(a.p+1) * 8)
 	return make([]int64, a.p+1)
 }
 
 func (a *exactAlg) release(c comp) {
 	if cap(c.R) == a.p+1 {
+		old := cap(a.free)
 		a.free = append(a.free, c.R[:0])
+		if cap(a.free) != old {
+			a.tell(int64(cap(a.free)) * 24)
+		}
+	}
+}
+
+// tell reports an array of n bytes made to Config.Made.
+func (a *exactAlg) tell(n int64) {
+	if a.made != nil {
+		a.made(n)
+	}
+}
+
+// blockCaps are the capacities of b's arrays.
+func blockCaps(b *block) [6]int {
+	return [6]int{cap(b.P), cap(b.S), cap(b.I), cap(b.pu), cap(b.seq), cap(b.scratch)}
+}
+
+// folded reports the arrays of b that a fold replaced, whose capacities
+// were before.
+func (a *exactAlg) folded(b *block, before [6]int) {
+	for i, c := range blockCaps(b) {
+		if c != before[i] {
+			a.tell(int64(c) * 8)
+		}
 	}
 }
 
@@ -65,17 +96,30 @@ func (a *exactAlg) series(x, y comp) comp {
 	return comp{R: r, S: x.S + y.S}
 }
 
-func (a *exactAlg) newBlock(limit int) *block { return newLimitedBlock(a.p, limit) }
+func (a *exactAlg) newBlock(limit int) *block {
+	b := newLimitedBlock(a.p, limit)
+	a.tell(int64(unsafe.Sizeof(block{})))
+	a.folded(b, [6]int{})
+	return b
+}
 
-func (a *exactAlg) resetBlock(b *block, limit int) { b.reset(limit) }
+func (a *exactAlg) resetBlock(b *block, limit int) {
+	n := blockCaps(b)
+	b.reset(limit)
+	a.folded(b, n)
+}
 
 func (a *exactAlg) addCont(b *block, c comp) {
+	n := blockCaps(b)
 	b.AddContinuation(c)
+	a.folded(b, n)
 	a.release(c)
 }
 
 func (a *exactAlg) addSpawn(b *block, c comp) {
+	n := blockCaps(b)
 	b.AddSpawn(c)
+	a.folded(b, n)
 	a.release(c)
 }
 
@@ -120,9 +164,18 @@ type frame[C any, B any] struct {
 type driver[C any, B any, A algebra[C, B]] struct {
 	alg     A
 	frames  []frame[C, B]
-	blocks  []B      // recycled block states
-	limited int      // frames with a limit: below them nothing is skipped
-	inexact []string // why a figure is not exact
+	blocks  []B           // recycled block states
+	limited int           // frames with a limit: below them nothing is skipped
+	inexact []string      // why a figure is not exact
+	made    func(n int64) // Config.Made: told of the frames' and blocks' new arrays
+}
+
+// grew tells d.made of an array of n elements of size bytes, when n is
+// not old.
+func (d *driver[C, B, A]) grew(n, old int, size uintptr) {
+	if d.made != nil && n != old {
+		d.made(int64(n) * int64(size))
+	}
 }
 
 func (d *driver[C, B, A]) init(alg A) {
@@ -132,7 +185,9 @@ func (d *driver[C, B, A]) init(alg A) {
 }
 
 func (d *driver[C, B, A]) push(spawned bool) {
+	old := cap(d.frames)
 	d.frames = append(d.frames, frame[C, B]{spawned: spawned, acc: d.alg.identity(), cont: d.alg.identity()})
+	d.grew(cap(d.frames), old, unsafe.Sizeof(d.frames[0]))
 }
 
 func (d *driver[C, B, A]) top() *frame[C, B] { return &d.frames[len(d.frames)-1] }
@@ -209,7 +264,9 @@ func (d *driver[C, B, A]) closeBlock(f *frame[C, B], e C, es span) {
 	d.alg.addCont(f.blk, d.alg.series(f.cont, e))
 	x := d.alg.finish(f.blk)
 	xs := f.best.max(f.chain.plus(f.contSpan).plus(es))
+	old := cap(d.blocks)
 	d.blocks = append(d.blocks, f.blk)
+	d.grew(cap(d.blocks), old, unsafe.Sizeof(f.blk))
 	var zero B
 	f.blk, f.open = zero, false
 	if f.limit > 0 { // a limit governs one block

@@ -48,9 +48,14 @@ type Config struct {
 	// that a caller measuring the heap can tell the engine's bytes from
 	// its own; and with alloc 0 for each array when the trace is dropped
 	// (TraceLimit, Result.DropTrace). The storage stays reachable from
-	// the engine and the Result until then; nothing else the engine
-	// allocates grows with the run.
+	// the engine and the Result until then.
 	Grown func(alloc, dropped int64)
+	// Made, when set, is called with the bytes of every array the exact
+	// domain makes for its summaries, blocks and frames (recycled, they
+	// grow with the depth and width of the DAG, not with its length), so
+	// that a caller counting the heap's allocations can tell the
+	// engine's from its own. They stay reachable from the engine.
+	Made func(n int64)
 	// TraceLimit, when > 0 with Attribution, bounds the bytes the trace's
 	// storage may hold, counting, while an array is copied to a larger
 	// one, both. An event that would need more drops the trace: the
@@ -126,8 +131,8 @@ func New(cfg Config) (*Engine, error) {
 		e.approx.init(approxAlg{Threshold{M: cfg.Threshold, P: cfg.P}})
 		e.core = e.approx
 	} else {
-		e.exact = &driver[comp, *block, *exactAlg]{}
-		e.exact.init(&exactAlg{p: cfg.P})
+		e.exact = &driver[comp, *block, *exactAlg]{made: cfg.Made}
+		e.exact.init(&exactAlg{p: cfg.P, made: cfg.Made})
 		e.core = e.exact
 	}
 	if cfg.Attribution {
