@@ -95,9 +95,15 @@ func (r *fileRewriter) makeCall(c *dstutil.Cursor, n *dst.CallExpr, ac *ast.Call
 		case escape.Stack:
 			// A non-constant size: heap past 32 bytes.
 			if !r.constArgs(ac.Args[1:]) {
-				r.replaceExpr(c, n, r.rtCall("SmallSlice", r.typedSite(ac.Lparen, "Make", t), n))
+				v, id := r.definedBy(c, ac)
+				if v != nil && r.turnScratch(v, id) {
+					// Dead with its turn of the loop (shared.go).
+					r.replaceExpr(c, n, r.rtCall("SmallSliceTurn", dst.NewIdent(r.in.Names.name("fr")), r.typedSite(ac.Lparen, "Make", t), n))
+				} else {
+					r.replaceExpr(c, n, r.rtCall("SmallSlice", r.typedSite(ac.Lparen, "Make", t), n))
+				}
 				r.framed()
-				if v, _ := r.definedBy(c, ac); v != nil {
+				if v != nil {
 					r.frameVar(v, true)
 				}
 			}

@@ -464,3 +464,55 @@ func terminates(s ast.Stmt) bool {
 	}
 	return false
 }
+
+// turnScratch reports whether v, declared at def by a make that does not
+// escape, is a scratch of one turn of a loop: declared in the body of a
+// for or range statement of the function being rewritten, and the only
+// reference to its array (onlyHolder), which no function literal
+// mentions. The array a turn made is then dead when the next turn makes
+// another at the same site (rtlib.SmallSliceTurn).
+func (r *fileRewriter) turnScratch(v *types.Var, def *ast.Ident) bool {
+	if len(r.funcs) == 0 {
+		return false
+	}
+	fn := &r.funcs[len(r.funcs)-1]
+	if !r.inLoopBody(def, fn.astBody) || !r.onlyHolder(v, fn.astBody) {
+		return false
+	}
+	inLit := false
+	ast.Inspect(fn.astBody, func(n ast.Node) bool {
+		if lit, ok := n.(*ast.FuncLit); ok {
+			ast.Inspect(lit.Body, func(m ast.Node) bool {
+				if id, ok := m.(*ast.Ident); ok && r.in.Info.Uses[id] == v {
+					inLit = true
+				}
+				return !inLit
+			})
+			return false
+		}
+		return !inLit
+	})
+	return !inLit
+}
+
+// inLoopBody reports whether def is in the body of the innermost for or
+// range statement of body that holds it (not in its header), function
+// literals aside.
+func (r *fileRewriter) inLoopBody(def *ast.Ident, body *ast.BlockStmt) bool {
+	var loopBody *ast.BlockStmt
+	ast.Inspect(body, func(n ast.Node) bool {
+		if n == nil || !(n.Pos() <= def.Pos() && def.Pos() < n.End()) {
+			return false
+		}
+		switch x := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ForStmt:
+			loopBody = x.Body
+		case *ast.RangeStmt:
+			loopBody = x.Body
+		}
+		return true
+	})
+	return loopBody != nil && loopBody.Pos() <= def.Pos() && def.Pos() < loopBody.End()
+}

@@ -24,7 +24,19 @@ func Slice[S ~[]E, E any](site Site, s S) S {
 // supported.)
 func SmallSlice[S ~[]E, E any](site Site, s S) S {
 	if n := arrayBytes[E](cap(s)); n > variableMakeStack {
-		allocFrame(site, n, uintptr(unsafe.Pointer(unsafe.SliceData(s))), 0, 0)
+		allocFrame(site, n, uintptr(unsafe.Pointer(unsafe.SliceData(s))), 0, 0, Scratch{})
+	}
+	return s
+}
+
+// SmallSliceTurn is SmallSlice for a make in a loop's body whose
+// variable, declared in the body, is the only reference to the array
+// (rewrite's turnScratch): the array the site made in the turn before
+// died with its turn's variable, and its death is charged first, with
+// no census.
+func SmallSliceTurn[S ~[]E, E any](fr Scratch, site Site, s S) S {
+	if n := arrayBytes[E](cap(s)); n > variableMakeStack {
+		allocFrame(site, n, uintptr(unsafe.Pointer(unsafe.SliceData(s))), 0, 0, fr)
 	}
 	return s
 }
@@ -115,7 +127,7 @@ func AppendFrame[S ~[]E, E any](site Site, s S, xs ...E) S {
 	s = append(s, xs...)
 	if cap(s) != c {
 		if n := arrayBytes[E](cap(s)); n > variableMakeStack {
-			allocFrame(site, n, uintptr(unsafe.Pointer(unsafe.SliceData(s))), 0, 0)
+			allocFrame(site, n, uintptr(unsafe.Pointer(unsafe.SliceData(s))), 0, 0, Scratch{})
 		}
 	}
 	return s
@@ -133,7 +145,7 @@ func AppendOwned[S ~[]E, E any](m Scratch, site Site, s S, xs ...E) S {
 	if cap(s) != c {
 		prev := uintptr(unsafe.Pointer(old))
 		if n := arrayBytes[E](cap(s)); n > variableMakeStack {
-			allocFrame(site, n, uintptr(unsafe.Pointer(unsafe.SliceData(s))), prev, 0)
+			allocFrame(site, n, uintptr(unsafe.Pointer(unsafe.SliceData(s))), prev, 0, Scratch{})
 		}
 		if c > 0 {
 			frameOld(m, prev)

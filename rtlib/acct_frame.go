@@ -151,16 +151,22 @@ func orphanFrame(d *dnode) {
 // allocFrame charges n bytes at site, the object at addr, which the
 // compiler proved dies with the running function's frame; prev is the
 // address of the array the object replaces, if it dies now (an owned
-// append's old array), else 0. It is not inlined: pathKey leaves its
-// frame out by position, as allocp's.
+// append's old array), else 0; share is its frame-shared kind
+// (acct_shared.go), 0 for none; turn, when set, marks the frame of a
+// loop whose turn made the object (SmallSliceTurn): the object the site
+// made in the turn before is dead, and is charged so first. It is not
+// inlined: pathKey leaves its frame out by position, as allocp's.
 //
 //go:noinline
-func allocFrame(site Site, n int64, addr, prev uintptr, share uint8) {
+func allocFrame(site Site, n int64, addr, prev uintptr, share uint8, turn Scratch) {
 	d, n := allocHolder(site, n)
 	if d == nil {
 		return
 	}
 	site = pathKey(site) // the site and its call path (prof_paths.go)
+	if turn.d != nil && turn.d == d {
+		turnOver(d, int(turn.n), site)
+	}
 	// A loop's objects (the site's last one still on the list, or many
 	// objects at once) may die long before the return (a scratch per
 	// turn): such an object carries a weak pointer and counts in the
@@ -193,6 +199,24 @@ func allocFrame(site Site, n int64, addr, prev uintptr, share uint8) {
 	mem.frameLive += n
 	d.frame = ownAppend(d.frame, o)
 	hb.Store(int32(site)) // last: see beat
+}
+
+// turnOver charges the death of the newest object at site among d's frame
+// objects from index from on (of the function whose loop turns), if one
+// of the newest frameLook is: its variable went with its turn.
+func turnOver(d *dnode, from int, site Site) {
+	for i := len(d.frame) - 1; i >= max(from, len(d.frame)-frameLook); i-- {
+		if o := &d.frame[i]; o.site == site && o.bytes > 0 {
+			frameFree(d, d, o, false)
+			break
+		}
+	}
+	// The list keeps no charged-off objects at its end: one per turn
+	// would fill it (and make every object after the 64th watched).
+	for len(d.frame) > from && d.frame[len(d.frame)-1].bytes == 0 {
+		d.frame[len(d.frame)-1] = frameObj{}
+		d.frame = d.frame[:len(d.frame)-1]
+	}
 }
 
 // frameMany is how many objects a task's frame list holds before new ones

@@ -75,7 +75,7 @@ func frameShared(s Scratch, site Site, n int64, p unsafe.Pointer, goes bool) {
 	if goes {
 		k = shareGo
 	}
-	allocFrame(site, n, uintptr(p), 0, k)
+	allocFrame(site, n, uintptr(p), 0, k, Scratch{})
 }
 
 // dropShared charges the death of d's frame-shared object o, whose

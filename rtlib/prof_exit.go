@@ -3,7 +3,6 @@ package rtlib
 import (
 	"bytes"
 	"os"
-	"runtime"
 )
 
 // Exit writes the profile and calls os.Exit(code).
@@ -19,9 +18,7 @@ func Flush() { flushFinal() }
 // goexiting reports whether the calling goroutine is running the
 // deferred calls of runtime.Goexit (and not those of a panic).
 func goexiting() bool {
-	var buf [8 << 10]byte
-	st := buf[:runtime.Stack(buf[:], false)]
-	return !panicking() && bytes.Contains(st, []byte("\nruntime.Goexit("))
+	return !panicking() && ownStack(func(st []byte) bool { return bytes.Contains(st, []byte("\nruntime.Goexit(")) })
 }
 
 // When main.main calls runtime.Goexit, the Go runtime runs the other

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sync"
 	"time"
 
 	"github.com/spgo/spgo/rtlib/profile"
@@ -150,7 +151,24 @@ func sourceName(file string) string {
 // the root's function and cannot recover without changing what the
 // program prints): its stack then holds the runtime's panic frame.
 func panicking() bool {
-	var buf [8 << 10]byte
-	st := buf[:runtime.Stack(buf[:], false)]
-	return bytes.Contains(st, []byte("\npanic(")) || bytes.HasPrefix(st, []byte("panic("))
+	return ownStack(func(st []byte) bool {
+		return bytes.Contains(st, []byte("\npanic(")) || bytes.HasPrefix(st, []byte("panic("))
+	})
+}
+
+// stackBuf is the buffer ownStack reads the calling goroutine's stack
+// into: one, rtlib's, allocated once. A buffer of the caller's went to
+// the heap (runtime.Stack's argument escapes), 8 KiB at each call, and
+// three calls at every root's end were read as the program's bytes.
+var stackBuf struct {
+	sync.Mutex
+	b [8 << 10]byte
+}
+
+// ownStack reports what f says of the calling goroutine's stack trace
+// (its first 8 KiB).
+func ownStack(f func(st []byte) bool) bool {
+	stackBuf.Lock()
+	defer stackBuf.Unlock()
+	return f(stackBuf.b[:runtime.Stack(stackBuf.b[:], false)])
 }

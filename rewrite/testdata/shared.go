@@ -72,7 +72,25 @@ func kept(n int) {
 
 func helper(wg *sync.WaitGroup) { wg.Wait() }
 
+// turns: a scratch per turn dies with its turn (SmallSliceTurn); one a
+// literal mentions, or whose array another variable takes, does not.
+func turns(n int) int {
+	s := 0
+	var keepLast []byte
+	for i := 0; i < n; i++ {
+		b := make([]byte, n) // a turn's scratch
+		b[i%n] = byte(i)
+		s += int(b[i%n])
+		c := make([]byte, n) // mentioned by a literal
+		f := func() int { return len(c) }
+		s += f()
+		d := make([]byte, n) // taken by another variable
+		keepLast = d
+	}
+	return s + len(keepLast)
+}
+
 func main() {
-	fmt.Println(results(3), big())
+	fmt.Println(results(3), big(), turns(40))
 	kept(4)
 }

@@ -75,9 +75,7 @@ func (b *block) AddContinuation(c comp) {
 	b.active = true
 	aP, aC := b.aP(), len(c.R)-1
 	top := min(b.p, aP+aC)
-	for len(b.I) <= top {
-		b.I = append(b.I, neg)
-	}
+	b.I = grow(b.I, top+1)
 	// Descending k: entry k reads only P[<k], which is still the old P.
 	for k := top; k >= 1; k-- {
 		best := b.I[k]
@@ -106,13 +104,8 @@ func (b *block) AddSpawn(a comp) {
 	b.active = true
 	aP, aA := b.aP(), len(a.R)-1
 	top := min(b.p, aP+aA)
-	for len(b.I) <= top {
-		b.I = append(b.I, neg)
-	}
-	for len(b.P) <= top {
-		b.P = append(b.P, neg)
-		b.S = append(b.S, neg)
-	}
+	b.I = grow(b.I, top+1)
+	b.P, b.S = grow(b.P, top+1), grow(b.S, top+1)
 	r0 := a.R[0]
 	// Descending k: M[k] reads only P[<k], which is still the old P.
 	for k := top; k >= 1; k-- {

@@ -1,5 +1,7 @@
 package mhwm
 
+import "slices"
+
 // Limited blocks: errgroup.SetLimit(L).
 //
 // A block whose children may be at most L started-and-unfinished at once (a
@@ -41,9 +43,14 @@ func (b *block) width() int { return min(b.lim, b.kids) + 1 }
 // limAP returns the largest k of pu.
 func (b *block) limAP() int { return len(b.pu)/b.width() - 1 }
 
+// grow extends s with neg to length n, in at most one new array (whose
+// bytes exactAlg.folded reports).
 func grow(s []int64, n int) []int64 {
-	for len(s) < n {
-		s = append(s, neg)
+	if n > len(s) {
+		s = slices.Grow(s, n-len(s))
+		for len(s) < n {
+			s = append(s, neg)
+		}
 	}
 	return s
 }
@@ -58,7 +65,7 @@ func (b *block) limitedContinuation(c comp) {
 	aP, aC := b.limAP(), len(c.R)-1
 	top := min(b.p, aP+aC)
 	// pmax[k] = max over u of pu[k][u].
-	pmax := b.scratch[:0]
+	pmax := slices.Grow(b.scratch[:0], aP+1)
 	w := b.width()
 	for k := 0; k <= aP; k++ {
 		m := int64(neg)
