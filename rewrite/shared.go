@@ -187,11 +187,14 @@ func (r *fileRewriter) storageUse(stack []ast.Node, id *ast.Ident) (ok, spawns b
 				if !pointerRecv(sel) || isPointer(t) {
 					return true, false // a copy, or through a pointer
 				}
-				call, isCall := parentCall(stack[:i])
-				if !isCall || ast.Unparen(call.Fun) != p || !syncMethod(sel) {
+				call, j := parentCall(stack[:i])
+				if call == nil || ast.Unparen(call.Fun) != p || !syncMethod(sel) {
 					return false, false
 				}
-				return true, r.spawnCall(call) // wg.Go: its goroutine calls Done on it
+				// wg.Go: its goroutine calls Done on it; go wg.Wait(): the
+				// goroutine waits on it.
+				g, isGo := stackAt(stack, j-1).(*ast.GoStmt)
+				return true, r.spawnCall(call) || isGo && g.Call == call
 			}
 			return false, false
 		case *ast.IndexExpr:
@@ -242,18 +245,26 @@ func (r *fileRewriter) arrayUse(v *types.Var, stack []ast.Node, id *ast.Ident) b
 }
 
 // parentCall returns the call expression that is the last node of stack,
-// past parentheses.
-func parentCall(stack []ast.Node) (*ast.CallExpr, bool) {
+// past parentheses, and its index; nil if there is none.
+func parentCall(stack []ast.Node) (*ast.CallExpr, int) {
 	for i := len(stack) - 1; i >= 0; i-- {
 		switch p := stack[i].(type) {
 		case *ast.ParenExpr:
 			continue
 		case *ast.CallExpr:
-			return p, true
+			return p, i
 		}
-		return nil, false
+		return nil, -1
 	}
-	return nil, false
+	return nil, -1
+}
+
+// stackAt is stack[i], nil out of range.
+func stackAt(stack []ast.Node, i int) ast.Node {
+	if i < 0 || i >= len(stack) {
+		return nil
+	}
+	return stack[i]
 }
 
 // pointerRecv reports whether the method of sel has a pointer receiver.

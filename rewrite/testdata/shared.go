@@ -68,6 +68,10 @@ func kept(n int) {
 	}
 	var w sync.WaitGroup
 	helper(&w) // the WaitGroup's address
+	var v sync.WaitGroup
+	v.Add(1)
+	go v.Wait() // a goroutine refers to it: goes
+	v.Done()
 }
 
 func helper(wg *sync.WaitGroup) { wg.Wait() }
