@@ -67,7 +67,12 @@ var examples = []struct {
 	{dir: "explosion", exact: true, want: func(int64) int64 { return 8 * mib }},
 	{dir: "types", exact: true, want: func(p int64) int64 { return 4*128*kib + min(p, 4)*(mib+512*kib+256*kib) }},
 	{dir: "pipeline", atMost: 2*48*32*kib + 256*kib, atLeast: 32 * kib},
-	{dir: "workerpool", atMost: 24*(256*kib+8*kib) + 256*kib, atLeast: 24*8*kib + 256*kib},
+	// workerpool: a job's scratch is dead once its hash is taken, before
+	// its digest is made, so the last scratch is live beside 23 kept
+	// digests, not 24 (the small objects the example makes besides once
+	// hid the difference; counting rtlib's own bytes as its own, be10d36,
+	// showed it).
+	{dir: "workerpool", atMost: 24*(256*kib+8*kib) + 256*kib, atLeast: 23*8*kib + 256*kib},
 	{dir: "callers", exact: true, want: func(p int64) int64 { return 2*768*kib + min(p-1, 4)*mib }},
 }
 
