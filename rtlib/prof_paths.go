@@ -202,16 +202,9 @@ func expandPC(pc uintptr, frame func(runtime.Frame)) {
 	// at pc (it does so only when more addresses follow), and marks
 	// where they end.
 	frames := runtime.CallersFrames([]uintptr{pc, sentinelPC})
-	// rtlib's: the Frames, the two addresses it keeps, and the name of
-	// each generic function (the runtime spells its type arguments
-	// "[...]" in a new string).
 	ownAlloc(int64(unsafe.Sizeof(*frames)))
-	ownAlloc(int64(2 * unsafe.Sizeof(pc)))
 	for {
 		f, more := frames.Next()
-		if strings.Contains(f.Function, "[...]") {
-			ownAlloc(int64(len(f.Function)))
-		}
 		if f.Entry == sentinelPC {
 			return
 		}
