@@ -83,7 +83,7 @@ func (r *fileRewriter) makeCall(c *dstutil.Cursor, n *dst.CallExpr, ac *ast.Call
 		switch r.kind(ac.Lparen) {
 		case escape.Heap:
 			if v, id := r.definedBy(c, ac); v != nil {
-				if sh := r.frameShared(v, id, true); sh.ok {
+				if sh := r.frameShared(v, id, true); sh.ok && r.boolsOK(ac.Lparen) {
 					// Dead at the return once its goroutines have ended (shared.go).
 					r.framed()
 					r.frameVar(v, true)
@@ -368,7 +368,7 @@ func (r *fileRewriter) movedVarHook(id *ast.Ident, fn string) dst.Stmt {
 		r.sites[len(r.sites)-1].Type = siteTypeName(obj.Type())
 	}
 	addr := &dst.UnaryExpr{Op: token.AND, X: dst.NewIdent(id.Name)}
-	if sh := r.frameShared(obj, id, false); sh.ok {
+	if sh := r.frameShared(obj, id, false); sh.ok && r.boolsOK(id.Pos()) {
 		// Dead at the return once its goroutines have ended (shared.go).
 		r.framed()
 		r.frameVar(obj, false)

@@ -527,3 +527,10 @@ func (r *fileRewriter) inLoopBody(def *ast.Ident, body *ast.BlockStmt) bool {
 	})
 	return loopBody != nil && loopBody.Pos() <= def.Pos() && def.Pos() < loopBody.End()
 }
+
+// boolsOK reports whether true and false are the universe's at p, where
+// FrameVar and FrameSlice are given one of them (a package may declare
+// its own): otherwise the object keeps the plain hooks.
+func (r *fileRewriter) boolsOK(p token.Pos) bool {
+	return r.universal("true", p) && r.universal("false", p)
+}
