@@ -37,7 +37,8 @@ func (r *fileRewriter) frameShared(v *types.Var, def *ast.Ident, slice bool) sha
 		return shareInfo{}
 	}
 	fn := &r.funcs[len(r.funcs)-1]
-	if !r.localTo(v, fn) || r.inLoop(def, fn.astBody) {
+	if !r.localTo(v, fn) || enclosingLoop(def, fn.astBody) != nil {
+		// One object per turn would all count until the return.
 		return shareInfo{}
 	}
 	ans := shareInfo{ok: true}
@@ -70,37 +71,24 @@ func (r *fileRewriter) frameShared(v *types.Var, def *ast.Ident, slice bool) sha
 	return ans
 }
 
-// inLoop reports whether def is inside a for or range statement of body
-// (not of a function literal's: its own frame is another): one object
-// per turn would all count until the return.
-func (r *fileRewriter) inLoop(def *ast.Ident, body *ast.BlockStmt) bool {
-	found := false
-	var walk func(n ast.Node, loop bool)
-	walk = func(n ast.Node, loop bool) {
-		ast.Inspect(n, func(m ast.Node) bool {
-			switch x := m.(type) {
-			case nil:
-				return false
-			case *ast.FuncLit:
-				if x.Pos() <= def.Pos() && def.Pos() < x.End() {
-					walk(x.Body, false)
-				}
-				return false
-			case *ast.ForStmt, *ast.RangeStmt:
-				if m != n && x.Pos() <= def.Pos() && def.Pos() < x.End() {
-					walk(x, true)
-					return false
-				}
-			case *ast.Ident:
-				if x == def {
-					found = loop
-				}
-			}
-			return true
-		})
-	}
-	walk(body, false)
-	return found
+// enclosingLoop returns the innermost for or range statement of body
+// whose range holds def (header or body), nil if none; a function literal
+// that holds def starts afresh (its frame is another).
+func enclosingLoop(def *ast.Ident, body *ast.BlockStmt) ast.Stmt {
+	var loop ast.Stmt
+	ast.Inspect(body, func(n ast.Node) bool {
+		if n == nil || !(n.Pos() <= def.Pos() && def.Pos() < n.End()) {
+			return false
+		}
+		switch x := n.(type) {
+		case *ast.FuncLit:
+			loop = nil
+		case *ast.ForStmt, *ast.RangeStmt:
+			loop = x.(ast.Stmt)
+		}
+		return true
+	})
+	return loop
 }
 
 // literalChain checks the function literals on stack (outermost first),
@@ -487,7 +475,7 @@ func (r *fileRewriter) turnScratch(v *types.Var, def *ast.Ident) bool {
 		return false
 	}
 	fn := &r.funcs[len(r.funcs)-1]
-	if !r.inLoopBody(def, fn.astBody) || !r.onlyHolder(v, fn.astBody) {
+	if !inLoopBody(def, fn.astBody) || !r.onlyHolder(v, fn.astBody) {
 		return false
 	}
 	inLit := false
@@ -506,31 +494,24 @@ func (r *fileRewriter) turnScratch(v *types.Var, def *ast.Ident) bool {
 	return !inLit
 }
 
-// inLoopBody reports whether def is in the body of the innermost for or
-// range statement of body that holds it (not in its header), function
-// literals aside.
-func (r *fileRewriter) inLoopBody(def *ast.Ident, body *ast.BlockStmt) bool {
-	var loopBody *ast.BlockStmt
-	ast.Inspect(body, func(n ast.Node) bool {
-		if n == nil || !(n.Pos() <= def.Pos() && def.Pos() < n.End()) {
-			return false
-		}
-		switch x := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.ForStmt:
-			loopBody = x.Body
-		case *ast.RangeStmt:
-			loopBody = x.Body
-		}
-		return true
-	})
-	return loopBody != nil && loopBody.Pos() <= def.Pos() && def.Pos() < loopBody.End()
-}
-
 // boolsOK reports whether true and false are the universe's at p, where
 // FrameVar and FrameSlice are given one of them (a package may declare
 // its own): otherwise the object keeps the plain hooks.
 func (r *fileRewriter) boolsOK(p token.Pos) bool {
 	return r.universal("true", p) && r.universal("false", p)
+}
+
+// inLoopBody reports whether def is in the body of the innermost for or
+// range statement of body that holds it, not in its header.
+func inLoopBody(def *ast.Ident, body *ast.BlockStmt) bool {
+	var b *ast.BlockStmt
+	switch x := enclosingLoop(def, body).(type) {
+	case *ast.ForStmt:
+		b = x.Body
+	case *ast.RangeStmt:
+		b = x.Body
+	default:
+		return false
+	}
+	return b.Pos() <= def.Pos() && def.Pos() < b.End()
 }

@@ -18,7 +18,9 @@ func Flush() { flushFinal() }
 // goexiting reports whether the calling goroutine is running the
 // deferred calls of runtime.Goexit (and not those of a panic).
 func goexiting() bool {
-	return !panicking() && ownStack(func(st []byte) bool { return bytes.Contains(st, []byte("\nruntime.Goexit(")) })
+	return ownStack(func(st []byte) bool {
+		return !panicStack(st) && bytes.Contains(st, []byte("\nruntime.Goexit("))
+	})
 }
 
 // When main.main calls runtime.Goexit, the Go runtime runs the other

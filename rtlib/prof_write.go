@@ -150,10 +150,12 @@ func sourceName(file string) string {
 // calls of a panic that has not been recovered (EndRoot is deferred by
 // the root's function and cannot recover without changing what the
 // program prints): its stack then holds the runtime's panic frame.
-func panicking() bool {
-	return ownStack(func(st []byte) bool {
-		return bytes.Contains(st, []byte("\npanic(")) || bytes.HasPrefix(st, []byte("panic("))
-	})
+func panicking() bool { return ownStack(panicStack) }
+
+// panicStack reports whether the stack trace st holds the runtime's
+// panic frame.
+func panicStack(st []byte) bool {
+	return bytes.Contains(st, []byte("\npanic(")) || bytes.HasPrefix(st, []byte("panic("))
 }
 
 // stackBuf is the buffer ownStack reads the calling goroutine's stack
